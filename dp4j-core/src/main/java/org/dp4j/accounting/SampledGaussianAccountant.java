@@ -29,6 +29,9 @@ public final class SampledGaussianAccountant {
   public static final String NAME = "sampled-gaussian-rdp";
   public static final String THEOREM =
       "exact sampled-Gaussian RDP (Mironov, Talwar & Zhang 2019) + RDP composition (Mironov 2017)";
+  public static final List<String> ASSUMPTIONS = List.of(
+      "Poisson sampling of each record with rate q, independently per step",
+      "per-example gradients clipped to norm C; noise N(0, (zC)^2) added to the clipped sum");
 
   private final Orders orders;
   private final Map<SampledGaussianMechanism, RdpCurve> perStepCache = new LinkedHashMap<>();
@@ -79,8 +82,6 @@ public final class SampledGaussianAccountant {
   /** The guarantee for a curve produced by this accountant (e.g. {@link #curveAfter}). */
   public static PrivacyGuarantee guaranteeOf(RdpCurve curve, double delta, RdpConversion conversion) {
     return new PrivacyGuarantee(NAME, THEOREM, conversion.epsilon(curve, delta), curve,
-        NeighbouringRelation.ADD_REMOVE, ThreatModel.ALL_ITERATES_RELEASED,
-        List.of("Poisson sampling of each record with rate q, independently per step",
-            "per-example gradients clipped to norm C; noise N(0, (zC)^2) added to the clipped sum"));
+        NeighbouringRelation.ADD_REMOVE, ThreatModel.ALL_ITERATES_RELEASED, ASSUMPTIONS);
   }
 }

@@ -1,0 +1,26 @@
+package org.dp4j.accounting.ledger;
+
+import java.util.Map;
+import java.util.Optional;
+import org.dp4j.accounting.PrivacyGuarantee;
+
+/**
+ * One epoch of a {@link PrivacyLedger}: the guarantees after that epoch, per threat model.
+ *
+ * @param epoch 1-based epoch number
+ * @param steps private updates accounted so far
+ * @param composition best bound when every iterate may be released (empty if no composition
+ *     accountant is configured)
+ * @param hiddenState best hidden-state bound (only the last iterate released) from a hidden-state
+ *     accountant; empty when no hidden-state theorem applies or the assumption was voided
+ * @param lastIterate best bound valid when only the last iterate is released: the smaller of
+ *     {@code hiddenState} and {@code composition} (composition also covers this weaker threat model)
+ * @param lsiConstants LSI constants of the released blocks, by block name (empty if none)
+ */
+public record LedgerRow(int epoch, long steps, Optional<PrivacyGuarantee> composition,
+    Optional<PrivacyGuarantee> hiddenState, Optional<PrivacyGuarantee> lastIterate,
+    Map<String, Double> lsiConstants) {
+  public LedgerRow {
+    lsiConstants = Map.copyOf(lsiConstants);
+  }
+}

@@ -1,0 +1,234 @@
+package org.dp4j.accounting.ledger;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.dp4j.accounting.PrivacyGuarantee;
+import org.dp4j.accounting.RdpConversion;
+import org.dp4j.accounting.ThreatModel;
+
+/**
+ * The privacy ledger of one training run: advances its accountants once per private update, refuses
+ * the update that would exceed the budget, and records one {@link LedgerRow} per epoch.
+ *
+ * <p>Per threat model it reports the smallest ε among the accountants valid for it: composition
+ * accountants are valid for both threat models, hidden-state accountants only for "only the last
+ * iterate released", and only while that assumption holds ({@link #voidHiddenState}). Bounds are
+ * compared by ε after conversion (never by mixing curves of different neighbouring relations).
+ *
+ * <pre>{@code
+ * PrivacyLedger ledger = PrivacyLedger.builder()
+ *     .accountant(new CompositionStepAccountant(new SampledGaussianMechanism(q, z), Orders.DEFAULT))
+ *     .delta(1e-5)
+ *     .budget(new PrivacyBudget(3.0, 1e-5, ThreatModel.ALL_ITERATES_RELEASED))
+ *     .build();
+ * while (ledger.tryStep()) { ... apply one private update ... }
+ * }</pre>
+ *
+ * <p>Not thread-safe.
+ */
+public final class PrivacyLedger {
+  private final List<StepAccountant> accountants;
+  private final double delta;
+  private final RdpConversion conversion;
+  private final Optional<PrivacyBudget> budget;
+  private final List<LedgerRow> rows = new ArrayList<>();
+  private final List<String> warnings = new ArrayList<>();
+  private String hiddenStateVoidedBecause;
+  private long steps;
+
+  private PrivacyLedger(Builder b) {
+    this.accountants = List.copyOf(b.accountants);
+    this.delta = b.delta;
+    this.conversion = b.conversion;
+    this.budget = Optional.ofNullable(b.budget);
+    for (StepAccountant a : accountants) {
+      checkArgument(a.steps() == 0, "accountant %s has already accounted %s steps", a.name(), a.steps());
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public double delta() {
+    return delta;
+  }
+
+  public Optional<PrivacyBudget> budget() {
+    return budget;
+  }
+
+  public long steps() {
+    return steps;
+  }
+
+  public List<StepAccountant> accountants() {
+    return accountants;
+  }
+
+  public List<LedgerRow> rows() {
+    return List.copyOf(rows);
+  }
+
+  public List<String> warnings() {
+    return List.copyOf(warnings);
+  }
+
+  /** Why hidden-state bounds are no longer reported, if they were voided. */
+  public Optional<String> hiddenStateVoidedBecause() {
+    return Optional.ofNullable(hiddenStateVoidedBecause);
+  }
+
+  /**
+   * Stops reporting hidden-state bounds for the rest of the run (intermediate parameters or metrics on
+   * private data left the trainer); composition bounds remain. Idempotent; the first reason is kept.
+   */
+  public void voidHiddenState(String reason) {
+    checkNotNull(reason, "reason");
+    if (hiddenStateVoidedBecause == null && accountants.stream().anyMatch(PrivacyLedger::isHiddenState)) {
+      hiddenStateVoidedBecause = reason;
+      warnings.add("hidden-state bounds voided: " + reason + "; only composition bounds are reported");
+    }
+  }
+
+  /** The best bound for the threat model after {@code more} further steps; empty if none applies. */
+  public Optional<PrivacyGuarantee> best(ThreatModel threatModel, long more) {
+    return accountants.stream()
+        .filter(a -> validFor(a, threatModel))
+        .map(a -> guarantee(a, more))
+        .min(Comparator.comparingDouble(PrivacyGuarantee::epsilon));
+  }
+
+  private Optional<PrivacyGuarantee> bestHiddenState(long more) {
+    if (hiddenStateVoidedBecause != null) {
+      return Optional.empty();
+    }
+    return accountants.stream().filter(PrivacyLedger::isHiddenState).map(a -> guarantee(a, more))
+        .min(Comparator.comparingDouble(PrivacyGuarantee::epsilon));
+  }
+
+  private boolean validFor(StepAccountant a, ThreatModel threatModel) {
+    if (a.threatModel() == ThreatModel.ALL_ITERATES_RELEASED) {
+      return true;
+    }
+    return threatModel == ThreatModel.LAST_ITERATE_ONLY && hiddenStateVoidedBecause == null;
+  }
+
+  private static boolean isHiddenState(StepAccountant a) {
+    return a.threatModel() == ThreatModel.LAST_ITERATE_ONLY;
+  }
+
+  private PrivacyGuarantee guarantee(StepAccountant a, long more) {
+    return new PrivacyGuarantee(a.name(), a.theorem(), conversion.epsilon(a.curveAfter(more), delta),
+        a.curveAfter(more), a.relation(), a.threatModel(), a.assumptions());
+  }
+
+  /** True if {@code more} further steps would take the budget's ε above its limit. */
+  public boolean wouldExceedBudget(long more) {
+    if (budget.isEmpty()) {
+      return false;
+    }
+    Optional<PrivacyGuarantee> g = best(budget.get().threatModel(), more);
+    return g.isEmpty() || !(g.get().epsilon() <= budget.get().epsilon());
+  }
+
+  /**
+   * Accounts one private update if it stays within the budget. Call it <em>before</em> applying the
+   * update; when it returns false the update must not be applied and the model holds the last
+   * in-budget parameters.
+   */
+  public boolean tryStep() {
+    if (wouldExceedBudget(1)) {
+      return false;
+    }
+    for (StepAccountant a : accountants) {
+      a.advance(1);
+    }
+    steps++;
+    return true;
+  }
+
+  /**
+   * How many further steps fit in the budget, up to {@code horizon} (all of them if there is no
+   * budget). Assumes ε is non-decreasing in the number of steps, which holds for every accountant here.
+   */
+  public long stepsWithinBudget(long horizon) {
+    checkArgument(horizon >= 0, "horizon must be >= 0, was %s", horizon);
+    if (!wouldExceedBudget(horizon)) {
+      return horizon;
+    }
+    long lo = 0; // fits
+    long hi = horizon; // exceeds
+    while (hi - lo > 1) {
+      long mid = lo + (hi - lo) / 2;
+      if (wouldExceedBudget(mid)) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    return wouldExceedBudget(lo) ? 0 : lo;
+  }
+
+  /** Records the row of the epoch just finished. */
+  public LedgerRow closeEpoch(int epoch) {
+    checkState(rows.isEmpty() || rows.get(rows.size() - 1).epoch() < epoch,
+        "epoch %s closed after epoch %s", epoch, rows.isEmpty() ? 0 : rows.get(rows.size() - 1).epoch());
+    Map<String, Double> lsi = new LinkedHashMap<>();
+    for (StepAccountant a : accountants) {
+      a.lsiConstants().forEach((block, c) -> lsi.put(a.name() + "/" + block, c));
+    }
+    LedgerRow row = new LedgerRow(epoch, steps, best(ThreatModel.ALL_ITERATES_RELEASED, 0), bestHiddenState(0),
+        best(ThreatModel.LAST_ITERATE_ONLY, 0), lsi);
+    rows.add(row);
+    return row;
+  }
+
+  /** Builder; at least one accountant and δ are required. */
+  public static final class Builder {
+    private final List<StepAccountant> accountants = new ArrayList<>();
+    private double delta = Double.NaN;
+    private RdpConversion conversion = RdpConversion.IMPROVED;
+    private PrivacyBudget budget;
+
+    private Builder() {}
+
+    public Builder accountant(StepAccountant accountant) {
+      accountants.add(checkNotNull(accountant, "accountant"));
+      return this;
+    }
+
+    public Builder delta(double delta) {
+      checkArgument(delta > 0 && delta < 1, "delta must be in (0, 1), was %s", delta);
+      this.delta = delta;
+      return this;
+    }
+
+    public Builder conversion(RdpConversion conversion) {
+      this.conversion = checkNotNull(conversion, "conversion");
+      return this;
+    }
+
+    /** The budget to enforce; its δ must equal the ledger's δ. */
+    public Builder budget(PrivacyBudget budget) {
+      this.budget = checkNotNull(budget, "budget");
+      return this;
+    }
+
+    public PrivacyLedger build() {
+      checkState(!accountants.isEmpty(), "a ledger needs at least one accountant");
+      checkState(!Double.isNaN(delta), "delta is required");
+      checkState(budget == null || budget.delta() == delta,
+          "budget delta %s differs from the ledger's delta %s", budget == null ? 0 : budget.delta(), delta);
+      return new PrivacyLedger(this);
+    }
+  }
+}
