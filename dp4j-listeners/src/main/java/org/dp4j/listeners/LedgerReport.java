@@ -1,0 +1,146 @@
+package org.dp4j.listeners;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.dp4j.accounting.PrivacyGuarantee;
+import org.dp4j.accounting.ledger.LedgerRow;
+import org.dp4j.accounting.ledger.PrivacyLedger;
+
+/**
+ * Writes a {@link PrivacyLedger} as JSON (one object, a {@code ledger} array of per-epoch rows), as CSV
+ * (one row per epoch) and as a short human summary. ε values that do not exist (no hidden-state
+ * theorem applies) are JSON {@code null} / an empty CSV cell, never NaN.
+ */
+public final class LedgerReport {
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private LedgerReport() {}
+
+  /** The ledger as a JSON-ready map; callers may add their own fields (accuracy, hyperparameters). */
+  public static Map<String, Object> toMap(PrivacyLedger ledger) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("delta", ledger.delta());
+    ledger.budget().ifPresent(b -> {
+      Map<String, Object> budget = new LinkedHashMap<>();
+      budget.put("epsilon", b.epsilon());
+      budget.put("delta", b.delta());
+      budget.put("threatModel", b.threatModel().description());
+      m.put("budget", budget);
+    });
+    m.put("steps", ledger.steps());
+    m.put("epochsCompleted", ledger.rows().size());
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (LedgerRow row : ledger.rows()) {
+      rows.add(rowMap(row));
+    }
+    LedgerRow last = ledger.rows().isEmpty() ? null : ledger.rows().get(ledger.rows().size() - 1);
+    m.put("epsilonComposition", last == null ? null : epsilon(last.composition()));
+    m.put("epsilonHiddenState", last == null ? null : epsilon(last.hiddenState()));
+    m.put("hiddenStateVoidedBecause", ledger.hiddenStateVoidedBecause().orElse(null));
+    m.put("warnings", ledger.warnings());
+    m.put("ledger", rows);
+    return m;
+  }
+
+  static Map<String, Object> rowMap(LedgerRow row) {
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("epoch", row.epoch());
+    r.put("steps", row.steps());
+    r.put("epsilonComposition", epsilon(row.composition()));
+    r.put("orderComposition", row.composition().map(g -> g.bound().order()).orElse(null));
+    r.put("epsilonHiddenState", epsilon(row.hiddenState()));
+    r.put("orderHiddenState", row.hiddenState().map(g -> g.bound().order()).orElse(null));
+    r.put("hiddenStateAccountant", row.hiddenState().map(PrivacyGuarantee::accountant).orElse(null));
+    r.put("epsilonLastIterate", epsilon(row.lastIterate()));
+    r.put("lsiConstants", row.lsiConstants());
+    Set<String> assumptions = new LinkedHashSet<>();
+    row.composition().ifPresent(g -> assumptions.addAll(g.assumptions()));
+    row.hiddenState().ifPresent(g -> assumptions.addAll(g.assumptions()));
+    r.put("assumptions", List.copyOf(assumptions));
+    return r;
+  }
+
+  private static Double epsilon(Optional<PrivacyGuarantee> g) {
+    return g.filter(x -> x.bound().isFinite()).map(PrivacyGuarantee::epsilon).orElse(null);
+  }
+
+  public static void writeJson(Path file, Map<String, Object> report) {
+    try {
+      createParent(file);
+      JSON.writeValue(file.toFile(), report);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write report " + file, e);
+    }
+  }
+
+  /** CSV: epoch, steps, epsilon per threat model, optimal orders, then one column per LSI constant. */
+  public static void writeCsv(Path file, PrivacyLedger ledger) {
+    Set<String> blocks = new LinkedHashSet<>();
+    ledger.rows().forEach(r -> blocks.addAll(r.lsiConstants().keySet()));
+    StringBuilder sb = new StringBuilder(
+        "epoch,steps,epsilon_composition,order_composition,epsilon_hidden_state,order_hidden_state,"
+            + "epsilon_last_iterate");
+    blocks.forEach(b -> sb.append(",lsi_").append(b.replaceAll("[^A-Za-z0-9_]+", "_")));
+    sb.append('\n');
+    for (LedgerRow row : ledger.rows()) {
+      sb.append(row.epoch()).append(',').append(row.steps()).append(',')
+          .append(cell(epsilon(row.composition()))).append(',')
+          .append(cell(row.composition().map(g -> g.bound().order()).orElse(null))).append(',')
+          .append(cell(epsilon(row.hiddenState()))).append(',')
+          .append(cell(row.hiddenState().map(g -> g.bound().order()).orElse(null))).append(',')
+          .append(cell(epsilon(row.lastIterate())));
+      blocks.forEach(b -> sb.append(',').append(cell(row.lsiConstants().get(b))));
+      sb.append('\n');
+    }
+    try {
+      createParent(file);
+      Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write CSV " + file, e);
+    }
+  }
+
+  private static String cell(Double v) {
+    return v == null || !Double.isFinite(v) ? "" : String.format(Locale.ROOT, "%.10g", v);
+  }
+
+  /** One line per threat model for the latest row, e.g. for stdout at the end of training. */
+  public static String summary(PrivacyLedger ledger) {
+    if (ledger.rows().isEmpty()) {
+      return "no epoch completed; " + ledger.steps() + " private updates accounted";
+    }
+    LedgerRow last = ledger.rows().get(ledger.rows().size() - 1);
+    StringBuilder sb = new StringBuilder();
+    sb.append("after epoch ").append(last.epoch()).append(" (").append(last.steps()).append(" private updates):\n");
+    last.composition().ifPresent(g -> sb.append("  all iterates released: ").append(g.summary()).append('\n'));
+    if (last.hiddenState().isPresent()) {
+      sb.append("  only the last iterate released: ").append(last.hiddenState().get().summary()).append('\n');
+    } else {
+      sb.append("  only the last iterate released: no hidden-state theorem applies")
+          .append(ledger.hiddenStateVoidedBecause().map(r -> " (voided: " + r + ")").orElse(""))
+          .append("; the composition bound above holds\n");
+    }
+    ledger.warnings().forEach(w -> sb.append("  warning: ").append(w).append('\n'));
+    return sb.toString().stripTrailing();
+  }
+
+  private static void createParent(Path file) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+  }
+}

@@ -1,0 +1,111 @@
+package org.dp4j.listeners;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.dp4j.accounting.NeighbouringRelation;
+import org.dp4j.accounting.Orders;
+import org.dp4j.accounting.RdpCurve;
+import org.dp4j.accounting.SampledGaussianMechanism;
+import org.dp4j.accounting.ThreatModel;
+import org.dp4j.accounting.ledger.CompositionStepAccountant;
+import org.dp4j.accounting.ledger.PrivacyBudget;
+import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.accounting.ledger.StepAccountant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LedgerReportTest {
+  /** A hidden-state double whose bound saturates and whose LSI constant halves every 100 steps. */
+  static final class Saturating implements StepAccountant {
+    private long steps;
+
+    @Override public String name() { return "saturating"; }
+    @Override public String theorem() { return "test double"; }
+    @Override public ThreatModel threatModel() { return ThreatModel.LAST_ITERATE_ONLY; }
+    @Override public NeighbouringRelation relation() { return NeighbouringRelation.REPLACE_ONE; }
+    @Override public List<String> assumptions() { return List.of("asserted smoothness"); }
+    @Override public Orders orders() { return Orders.DEFAULT; }
+    @Override public long steps() { return steps; }
+    @Override public RdpCurve curve() { return curveAfter(0); }
+    @Override public RdpCurve curveAfter(long more) {
+      double k = 1 - Math.exp(-(steps + more) / 300.0);
+      return RdpCurve.tabulate(Orders.DEFAULT, a -> k * a / 20);
+    }
+    @Override public void advance(long count) { steps += count; }
+    @Override public Map<String, Double> lsiConstants() { return Map.of("W1", Math.pow(0.5, steps / 100.0)); }
+  }
+
+  private static PrivacyLedger tenEpochs() {
+    PrivacyLedger ledger = PrivacyLedger.builder()
+        .accountant(new CompositionStepAccountant(new SampledGaussianMechanism(0.01, 1.0), Orders.DEFAULT))
+        .accountant(new Saturating()).delta(1e-5)
+        .budget(new PrivacyBudget(8, 1e-5, ThreatModel.LAST_ITERATE_ONLY)).build();
+    for (int e = 1; e <= 10; e++) {
+      for (int i = 0; i < 100; i++) {
+        ledger.tryStep();
+      }
+      ledger.closeEpoch(e);
+    }
+    return ledger;
+  }
+
+  @Test
+  void jsonCsvAndSummaryCarryEveryThreatModel(@TempDir Path dir) throws Exception {
+    PrivacyLedger ledger = tenEpochs();
+    Map<String, Object> map = LedgerReport.toMap(ledger);
+    map.put("stopReason", "completed");
+    Path json = dir.resolve("r/report.json");
+    LedgerReport.writeJson(json, map);
+    JsonNode j = new ObjectMapper().readTree(json.toFile());
+    assertThat(j.get("epochsCompleted").asInt()).isEqualTo(10);
+    assertThat(j.get("ledger")).hasSize(10);
+    JsonNode row = j.get("ledger").get(9);
+    assertThat(row.get("steps").asLong()).isEqualTo(1000);
+    assertThat(row.get("epsilonComposition").asDouble())
+        .isEqualTo(ledger.rows().get(9).composition().orElseThrow().epsilon());
+    assertThat(row.get("epsilonHiddenState").asDouble()).isLessThan(row.get("epsilonComposition").asDouble());
+    assertThat(row.get("lsiConstants").get("saturating/W1").asDouble()).isEqualTo(Math.pow(0.5, 10));
+    assertThat(row.get("assumptions").toString()).contains("Poisson", "asserted smoothness");
+    assertThat(j.get("budget").get("threatModel").asText()).isEqualTo("only the last iterate released");
+
+    Path csv = dir.resolve("ledger.csv");
+    LedgerReport.writeCsv(csv, ledger);
+    List<String> lines = Files.readAllLines(csv);
+    assertThat(lines).hasSize(11);
+    assertThat(lines.get(0)).startsWith("epoch,steps,epsilon_composition").endsWith("lsi_saturating_W1");
+    assertThat(lines.get(10).split(",")).hasSize(8);
+
+    assertThat(LedgerReport.summary(ledger)).contains("all iterates released", "only the last iterate released",
+        "after epoch 10");
+  }
+
+  @Test
+  void chartIsAValidPngWithBothPanels(@TempDir Path dir) throws Exception {
+    Path png = dir.resolve("chart.png");
+    LedgerChart.writePng(png, tenEpochs(), "test run");
+    BufferedImage img = ImageIO.read(png.toFile());
+    assertThat(img).isNotNull();
+    assertThat(img.getWidth()).isEqualTo(LedgerChart.WIDTH);
+    assertThat(img.getHeight()).isEqualTo(2 * LedgerChart.PANEL_HEIGHT);
+  }
+
+  @Test
+  void chartWithoutLsiConstantsHasOnePanel(@TempDir Path dir) throws Exception {
+    PrivacyLedger ledger = PrivacyLedger.builder()
+        .accountant(new CompositionStepAccountant(new SampledGaussianMechanism(0.01, 1.0), Orders.DEFAULT))
+        .delta(1e-5).build();
+    ledger.tryStep();
+    ledger.closeEpoch(1);
+    Path png = dir.resolve("c.png");
+    LedgerChart.writePng(png, ledger, "composition only");
+    assertThat(ImageIO.read(png.toFile()).getHeight()).isEqualTo(LedgerChart.PANEL_HEIGHT);
+  }
+}
