@@ -28,6 +28,7 @@ class LedgerReportTest {
     private long steps;
 
     @Override public String name() { return "saturating"; }
+    @Override public String mechanismDescription() { return "test"; }
     @Override public String theorem() { return "test double"; }
     @Override public ThreatModel threatModel() { return ThreatModel.LAST_ITERATE_ONLY; }
     @Override public NeighbouringRelation relation() { return NeighbouringRelation.REPLACE_ONE; }

@@ -17,6 +17,7 @@ final class PrivacyLedgerTestSupport {
     private long steps;
 
     @Override public String name() { return "constant-hidden"; }
+    @Override public String mechanismDescription() { return "test"; }
     @Override public String theorem() { return "test double"; }
     @Override public ThreatModel threatModel() { return ThreatModel.LAST_ITERATE_ONLY; }
     @Override public NeighbouringRelation relation() { return NeighbouringRelation.REPLACE_ONE; }

@@ -36,6 +36,11 @@ public final class CompositionStepAccountant implements StepAccountant {
   }
 
   @Override
+  public String mechanismDescription() {
+    return "sampled-gaussian(q=" + mechanism.samplingRate() + ", z=" + mechanism.noiseMultiplier() + ")";
+  }
+
+  @Override
   public String name() {
     return SampledGaussianAccountant.NAME;
   }

@@ -42,6 +42,7 @@ public final class PrivacyLedger {
   private final List<LedgerRow> rows = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
   private String hiddenStateVoidedBecause;
+  private int voidedBeforeRow;
   private long steps;
 
   private PrivacyLedger(Builder b) {
@@ -95,6 +96,7 @@ public final class PrivacyLedger {
     checkNotNull(reason, "reason");
     if (hiddenStateVoidedBecause == null && accountants.stream().anyMatch(PrivacyLedger::isHiddenState)) {
       hiddenStateVoidedBecause = reason;
+      voidedBeforeRow = rows.size();
       warnings.add("hidden-state bounds voided: " + reason + "; only composition bounds are reported");
     }
   }
@@ -149,10 +151,7 @@ public final class PrivacyLedger {
     if (wouldExceedBudget(1)) {
       return false;
     }
-    for (StepAccountant a : accountants) {
-      a.advance(1);
-    }
-    steps++;
+    advanceAll(1);
     return true;
   }
 
@@ -190,6 +189,67 @@ public final class PrivacyLedger {
         best(ThreatModel.LAST_ITERATE_ONLY, 0), lsi);
     rows.add(row);
     return row;
+  }
+
+  /**
+   * What must be saved to resume this ledger exactly: the steps at each closed epoch, the total steps,
+   * and when (and why) hidden-state bounds were voided. The accountants are data-independent, so
+   * replaying step counts reproduces every number.
+   *
+   * @param fingerprint the mechanism, δ and budget this state belongs to
+   * @param epochs epoch numbers of the closed rows
+   * @param rowSteps steps at each closed row
+   * @param steps total steps accounted
+   * @param voidedBecause reason hidden-state bounds were voided, or null
+   * @param voidedBeforeRow index of the first row closed after voiding (rows.size() if none)
+   */
+  public record State(String fingerprint, int[] epochs, long[] rowSteps, long steps, String voidedBecause,
+      int voidedBeforeRow) implements java.io.Serializable {}
+
+  /** Identifies the mechanism, δ, conversion and budget; resuming under another fingerprint is refused. */
+  public String fingerprint() {
+    StringBuilder sb = new StringBuilder();
+    accountants.forEach(a -> sb.append(a.name()).append(':').append(a.mechanismDescription()).append(';'));
+    sb.append("delta=").append(delta).append(";conversion=").append(conversion);
+    budget.ifPresent(b -> sb.append(";budget=").append(b));
+    return sb.toString();
+  }
+
+  public State state() {
+    int[] epochs = rows.stream().mapToInt(LedgerRow::epoch).toArray();
+    long[] rowSteps = rows.stream().mapToLong(LedgerRow::steps).toArray();
+    return new State(fingerprint(), epochs, rowSteps, steps, hiddenStateVoidedBecause,
+        hiddenStateVoidedBecause == null ? rows.size() : voidedBeforeRow);
+  }
+
+  /**
+   * Replays a saved state into this fresh ledger, which must have the same fingerprint.
+   *
+   * @throws IllegalArgumentException if the mechanism, δ or budget differ from the saved ones
+   */
+  public void restore(State state) {
+    checkState(steps == 0 && rows.isEmpty(), "restore needs a fresh ledger, this one has %s steps", steps);
+    checkArgument(state.fingerprint().equals(fingerprint()),
+        "cannot resume: the saved ledger was for %s, this run is %s", state.fingerprint(), fingerprint());
+    for (int i = 0; i < state.epochs().length; i++) {
+      if (state.voidedBecause() != null && i == state.voidedBeforeRow()) {
+        voidHiddenState(state.voidedBecause());
+      }
+      advanceAll(state.rowSteps()[i] - steps);
+      closeEpoch(state.epochs()[i]);
+    }
+    if (state.voidedBecause() != null && state.voidedBeforeRow() >= state.epochs().length) {
+      voidHiddenState(state.voidedBecause());
+    }
+    advanceAll(state.steps() - steps);
+  }
+
+  private void advanceAll(long count) {
+    checkArgument(count >= 0, "saved steps go backwards by %s", -count);
+    for (StepAccountant a : accountants) {
+      a.advance(count);
+    }
+    steps += count;
   }
 
   /** Builder; at least one accountant and δ are required. */

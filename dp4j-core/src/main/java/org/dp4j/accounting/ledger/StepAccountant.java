@@ -41,6 +41,12 @@ public interface StepAccountant {
   /** Accounts {@code count} further steps. */
   void advance(long count);
 
+  /**
+   * The mechanism parameters this accountant assumes (e.g. "sgm(q=0.01, z=1.1)"), used to refuse
+   * resuming a ledger under a different mechanism.
+   */
+  String mechanismDescription();
+
   /** LSI constants of the released blocks after the steps so far, by block name; empty if none. */
   default Map<String, Double> lsiConstants() {
     return Map.of();

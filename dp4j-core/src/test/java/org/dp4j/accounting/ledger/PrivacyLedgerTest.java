@@ -73,6 +73,7 @@ class PrivacyLedgerTest {
     private long steps;
 
     @Override public String name() { return "test-hidden"; }
+    @Override public String mechanismDescription() { return "test"; }
     @Override public String theorem() { return "test"; }
     @Override public ThreatModel threatModel() { return ThreatModel.LAST_ITERATE_ONLY; }
     @Override public NeighbouringRelation relation() { return NeighbouringRelation.REPLACE_ONE; }
