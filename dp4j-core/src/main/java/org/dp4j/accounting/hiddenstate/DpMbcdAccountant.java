@@ -85,6 +85,21 @@ public final class DpMbcdAccountant {
     return ledgers.get(0).steps();
   }
 
+  /**
+   * Each epoch's share of the current bound summed over blocks, averaged over the position j0 (Fig. 1b);
+   * multiply by α for RDP. See {@link DpMbcdLedger#epochContributions()}.
+   */
+  public double[] epochContributions() {
+    double[] total = ledgers.get(0).epochContributions();
+    for (DpMbcdLedger ledger : ledgers.subList(1, ledgers.size())) {
+      double[] c = ledger.epochContributions();
+      for (int k = 0; k < c.length; k++) {
+        total[k] += c[k];
+      }
+    }
+    return total;
+  }
+
   /** The RDP of everything released so far: the sum over blocks at each order. */
   public RdpCurve rdp(Orders orders) {
     RdpCurve total = RdpCurve.zero(orders);

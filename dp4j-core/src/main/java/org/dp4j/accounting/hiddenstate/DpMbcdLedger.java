@@ -163,30 +163,23 @@ public final class DpMbcdLedger {
   }
 
   /**
-   * ε(α) = (1/(α−1))·log((1/N)·Σ_{j0} e^{(α−1)·α·G[j0]}) (Thm 4.6, Eq. 39), computed as
-   * max + log1p(mean(expm1(x − max))) so that tiny bounds keep their relative accuracy. +∞ at α = +∞ once
-   * any bound is positive.
+   * ε(α) = (1/(α−1))·log((1/N)·Σ_{j0} e^{(α−1)·α·G[j0]}) (Thm 4.6, Eq. 39), accurate for tiny bounds too
+   * ({@link LogMeanExp}). +∞ at α = +∞ once any bound is positive.
    */
   public double rdp(double alpha) {
     checkArgument(alpha > 1, "Rényi order must be > 1, was %s", alpha);
     return rdpOf(bounds(), alpha);
   }
 
-  static double rdpOf(double[] g, double alpha) {
-    double max = Arrays.stream(g).max().orElse(0);
+  private static double rdpOf(double[] g, double alpha) {
     if (alpha == Double.POSITIVE_INFINITY) {
-      return max > 0 ? Double.POSITIVE_INFINITY : 0;
+      return Arrays.stream(g).max().orElse(0) > 0 ? Double.POSITIVE_INFINITY : 0;
     }
-    double scale = (alpha - 1) * alpha;
-    double hi = scale * max;
-    if (!Double.isFinite(hi)) {
-      return Double.POSITIVE_INFINITY;
+    double[] x = new double[g.length];
+    for (int j0 = 0; j0 < g.length; j0++) {
+      x[j0] = (alpha - 1) * alpha * g[j0];
     }
-    double sum = 0;
-    for (double v : g) {
-      sum += Math.expm1(scale * v - hi);
-    }
-    return (hi + Math.log1p(sum / g.length)) / (alpha - 1);
+    return LogMeanExp.of(x) / (alpha - 1);
   }
 
   /** 1/c of the current iterate (0 before the first step: the point-mass start has c = ∞). */
@@ -197,6 +190,11 @@ public final class DpMbcdLedger {
   /** 1/c after each completed epoch k = 0..epoch()−1 (the LSI constants are their reciprocals, all finite). */
   public double[] inverseLsiConstantsAfterEpochs() {
     return Arrays.copyOfRange(inverseLsiAtEpochStart, 1, epoch + 1);
+  }
+
+  /** The LSI constant c after each completed epoch, the reciprocals of {@link #inverseLsiConstantsAfterEpochs}. */
+  public double[] lsiConstantsAfterEpochs() {
+    return Arrays.stream(inverseLsiConstantsAfterEpochs()).map(inv -> 1 / inv).toArray();
   }
 
   /**

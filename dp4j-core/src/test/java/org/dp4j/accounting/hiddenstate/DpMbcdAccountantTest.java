@@ -288,6 +288,11 @@ class DpMbcdAccountantTest {
     RdpCurve curve = acc.rdp(Orders.of(2, 10));
     assertThat(curve.value(0)).isCloseTo(2 * 1.6750161037, within(1e-9));
     assertThat(curve.value(1)).isCloseTo(2 * 9.8886176436, within(1e-9));
+    double[] perEpoch = acc.epochContributions();
+    assertThat(perEpoch).hasSize(2);
+    assertThat(perEpoch[0] + perEpoch[1]).isCloseTo(0.6028833692 + 0.9965633997, within(1e-9)); // 2 blocks × mean G
+    assertThat(acc.ledgers().get(0).lsiConstantsAfterEpochs()).containsExactly(
+        new double[] {1 / 0.00362, 1 / 0.005995082}, within(1e-6)); // digest 003 §5.1, c_2 and c_4
     PrivacyGuarantee g = acc.guarantee(Orders.DEFAULT, 1e-5, RdpConversion.IMPROVED);
     assertThat(g.relation()).isEqualTo(NeighbouringRelation.REPLACE_ONE);
     assertThat(g.threatModel()).isEqualTo(ThreatModel.LAST_ITERATE_ONLY);
