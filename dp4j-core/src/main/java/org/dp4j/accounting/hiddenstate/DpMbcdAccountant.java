@@ -104,7 +104,7 @@ public final class DpMbcdAccountant {
   public RdpCurve rdp(Orders orders) {
     RdpCurve total = RdpCurve.zero(orders);
     for (DpMbcdLedger ledger : ledgers) {
-      total = total.plus(RdpCurve.tabulate(orders, ledger::rdp));
+      total = total.plus(ledger.rdp(orders));
     }
     return total;
   }

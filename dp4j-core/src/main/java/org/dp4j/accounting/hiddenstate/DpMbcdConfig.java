@@ -88,6 +88,7 @@ public final class DpMbcdConfig {
     private NoiseTemperatureSchedule noiseTemperature;
     private DpMbcdMode mode = DpMbcdMode.SAFE;
     private final List<DoubleFunction<DpMbcdBlock>> blockSpecs = new ArrayList<>();
+    private final List<String> paperConstantBlocks = new ArrayList<>();
 
     private Builder() {}
 
@@ -157,11 +158,12 @@ public final class DpMbcdConfig {
     /**
      * A lifted-network block with the paper's constants L_F = |1 − γηρ²|, L_T = 1, S_g = γρ² (Chen &amp; Liu,
      * Lemma B.1). Not sound in general (zero Hessian eigenvalues give L_F = 1; γρ² is a smoothness, not a
-     * sensitivity: digest 003 P4, P6); only for reproducing the paper.
+     * sensitivity: digest 003 P4, P6); only for reproducing the paper, so only allowed in PAPER mode.
      */
     public Builder paperLiftedBlock(String name, double gamma, double rho) {
       checkArgument(gamma > 0 && Double.isFinite(gamma), "block %s: γ must be finite and > 0, was %s", name, gamma);
       checkArgument(rho > 0 && Double.isFinite(rho), "block %s: ρ must be finite and > 0, was %s", name, rho);
+      paperConstantBlocks.add(name);
       blockSpecs.add(eta -> new DpMbcdBlock(name, Math.abs(1 - gamma * eta * rho * rho), 1.0, gamma * rho * rho,
           List.of(String.format("block %s: the paper's constants L_F = |1 − γηρ²|, S_g = γρ² (γ = %s, ρ = %s),"
               + " not sound in general (digest 003 P4, P6)", name, gamma, rho))));
@@ -178,6 +180,9 @@ public final class DpMbcdConfig {
           datasetSize);
       checkArgument(datasetSize / batchSize <= Integer.MAX_VALUE, "N = n/b = %s batches per epoch is too large",
           datasetSize / batchSize);
+      checkArgument(mode == DpMbcdMode.PAPER || paperConstantBlocks.isEmpty(),
+          "blocks %s use the paper's constants L_F = |1 − γηρ²|, S_g = γρ², which are only allowed in PAPER mode"
+              + " (digest 003 P4, P6)", paperConstantBlocks);
       List<DpMbcdBlock> blocks = new ArrayList<>();
       for (DoubleFunction<DpMbcdBlock> spec : blockSpecs) {
         DpMbcdBlock block = spec.apply(stepSize);

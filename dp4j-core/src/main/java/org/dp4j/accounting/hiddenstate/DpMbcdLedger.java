@@ -4,6 +4,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.Arrays;
+import org.dp4j.accounting.Orders;
+import org.dp4j.accounting.RdpCurve;
 
 /**
  * The hidden-state RDP ledger of one released DP-MBCD block, advanced one block update at a time
@@ -169,6 +171,12 @@ public final class DpMbcdLedger {
   public double rdp(double alpha) {
     checkArgument(alpha > 1, "Rényi order must be > 1, was %s", alpha);
     return rdpOf(bounds(), alpha);
+  }
+
+  /** ε(α) at every order, from one evaluation of the bounds. */
+  public RdpCurve rdp(Orders orders) {
+    double[] g = bounds();
+    return RdpCurve.tabulate(orders, alpha -> rdpOf(g, alpha));
   }
 
   private static double rdpOf(double[] g, double alpha) {

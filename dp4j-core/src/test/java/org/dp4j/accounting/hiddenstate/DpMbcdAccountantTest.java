@@ -308,12 +308,15 @@ class DpMbcdAccountantTest {
         .noiseTemperature(NoiseTemperatureSchedule.constant(0.01))
         .liftedBlock("convex", 1.0, 0.0, 0.5)
         .liftedBlock("strong", 1.0, 0.5, 0.5)
-        .paperLiftedBlock("paper", 1.0, 1.0).build();
+        .paperLiftedBlock("paper", 1.0, 1.0).mode(DpMbcdMode.PAPER).build();
     assertThat(c.blocks().get(0).lipschitzF()).isEqualTo(1.0); // λ_min = 0: L_F = 1, not |1 − ηβ| = 0.9
     assertThat(c.blocks().get(0).gradientSensitivity()).isEqualTo(1.0); // S_g = 2C
     assertThat(c.blocks().get(1).lipschitzF()).isCloseTo(0.95, within(1e-15));
     assertThat(c.blocks().get(2).lipschitzF()).isCloseTo(0.9, within(1e-15));
     assertThat(c.blocks().get(2).gradientSensitivity()).isEqualTo(1.0);
+    assertThatThrownBy(() -> DpMbcdConfig.builder().datasetSize(100).batchSize(10).stepSize(0.1)
+        .noiseTemperature(NoiseTemperatureSchedule.constant(0.01)).paperLiftedBlock("W2", 1.0, 1.0).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[W2]").hasMessageContaining("PAPER mode");
   }
 
   @Test

@@ -25,6 +25,13 @@ public final class DpMbcdLedgerBenchmark {
     double fastSeconds = (System.nanoTime() - t0) / 1e9;
     System.out.printf("efficient ledger: N = %d batches/epoch, %d epochs (%d steps): %.3f s, eps(2) = %.6e%n",
         big, epochs, (long) big * epochs, fastSeconds, eps);
+    DpMbcdConfig config = DpMbcdConfig.builder().datasetSize(100L * big).batchSize(100).stepSize(0.05)
+        .noiseTemperature(schedule).block("W", 0.98, 1.0, 1.0).build();
+    DpMbcdLedger ledger = new DpMbcdLedger(config, config.blocks().get(0)).advanceEpochs(epochs);
+    t0 = System.nanoTime();
+    double[] contributions = ledger.epochContributions();
+    System.out.printf("per-epoch contributions (Fig. 1b) at N = %d, K = %d: %.3f s, last epoch %.4e%n", big, epochs,
+        (System.nanoTime() - t0) / 1e9, contributions[epochs - 1]);
     for (int n : new int[] {1000, 2000}) {
       t0 = System.nanoTime();
       double naiveEps = runNaive(n, epochs, schedule);
