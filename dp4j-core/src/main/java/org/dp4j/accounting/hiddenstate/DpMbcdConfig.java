@@ -1,0 +1,196 @@
+package org.dp4j.accounting.hiddenstate;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.DoubleFunction;
+
+/**
+ * The DP-MBCD mechanism as its accountant sees it (Chen &amp; Liu, Alg. 1 and 4, Eq. 6): every released block
+ * takes θ ← Prox_{η,r}(θ − η·ḡ + N(0, 2η·o(k,j)·I)) once per mini-batch, where ḡ is the batch mean of the
+ * block gradient; the n examples are split once into N = ⌊n/b⌋ batches of b by a secret, data-independent
+ * permutation and visited in the same order every epoch (digest 003 §2.4). Immutable.
+ *
+ * <pre>{@code
+ * DpMbcdConfig config = DpMbcdConfig.builder()
+ *     .datasetSize(4800).batchSize(960)               // n, b
+ *     .stepSize(0.05)                                 // η
+ *     .noiseTemperature(NoiseTemperatureSchedule.constant(0.005))   // o(k, j)
+ *     .liftedBlock("W0", 1.0, 0.0, 0.5)               // β = γρ², μ, per-example clip C → L_F, L_T, S_g = 2C
+ *     .block("W1", 0.95, 1.0, 1.0)                    // L_F, L_T, S_g asserted by the user
+ *     .build();
+ * }</pre>
+ */
+public final class DpMbcdConfig {
+  private final double stepSize;
+  private final long datasetSize;
+  private final int batchSize;
+  private final int batchesPerEpoch;
+  private final NoiseTemperatureSchedule noiseTemperature;
+  private final DpMbcdMode mode;
+  private final List<DpMbcdBlock> blocks;
+
+  private DpMbcdConfig(Builder b, List<DpMbcdBlock> blocks) {
+    this.stepSize = b.stepSize;
+    this.datasetSize = b.datasetSize;
+    this.batchSize = b.batchSize;
+    this.batchesPerEpoch = (int) (b.datasetSize / b.batchSize);
+    this.noiseTemperature = b.noiseTemperature;
+    this.mode = b.mode;
+    this.blocks = List.copyOf(blocks);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** η. */
+  public double stepSize() {
+    return stepSize;
+  }
+
+  /** n. */
+  public long datasetSize() {
+    return datasetSize;
+  }
+
+  /** b. */
+  public int batchSize() {
+    return batchSize;
+  }
+
+  /** N = ⌊n/b⌋: the remainder of the permutation is dropped (digest 003 P12). */
+  public int batchesPerEpoch() {
+    return batchesPerEpoch;
+  }
+
+  public NoiseTemperatureSchedule noiseTemperature() {
+    return noiseTemperature;
+  }
+
+  public DpMbcdMode mode() {
+    return mode;
+  }
+
+  /** The released blocks, in the order given. */
+  public List<DpMbcdBlock> blocks() {
+    return blocks;
+  }
+
+  /** Builder; the names follow the paper's symbols. */
+  public static final class Builder {
+    private double stepSize = Double.NaN;
+    private long datasetSize = -1;
+    private int batchSize = -1;
+    private NoiseTemperatureSchedule noiseTemperature;
+    private DpMbcdMode mode = DpMbcdMode.SAFE;
+    private final List<DoubleFunction<DpMbcdBlock>> blockSpecs = new ArrayList<>();
+    private final List<String> paperConstantBlocks = new ArrayList<>();
+
+    private Builder() {}
+
+    /** η &gt; 0, the step size of every block update. */
+    public Builder stepSize(double eta) {
+      checkArgument(eta > 0 && Double.isFinite(eta), "step size η must be finite and > 0, was %s", eta);
+      this.stepSize = eta;
+      return this;
+    }
+
+    /** n, the number of training examples. */
+    public Builder datasetSize(long n) {
+      checkArgument(n >= 1, "dataset size n must be >= 1, was %s", n);
+      this.datasetSize = n;
+      return this;
+    }
+
+    /** b, the mini-batch size. */
+    public Builder batchSize(int b) {
+      checkArgument(b >= 1, "batch size b must be >= 1, was %s", b);
+      this.batchSize = b;
+      return this;
+    }
+
+    /** o(k, j), fixed before training and independent of the data. */
+    public Builder noiseTemperature(NoiseTemperatureSchedule o) {
+      this.noiseTemperature = checkNotNull(o, "noise temperature schedule o(k, j)");
+      return this;
+    }
+
+    /** SAFE (default) or PAPER contraction exponent, see {@link DpMbcdMode}. */
+    public Builder mode(DpMbcdMode mode) {
+      this.mode = checkNotNull(mode, "mode");
+      return this;
+    }
+
+    /** A block whose L_F, L_T and S_g the user asserts (the guarantee says it is conditional on them). */
+    public Builder block(String name, double lipschitzF, double lipschitzT, double gradientSensitivity) {
+      DpMbcdBlock block = new DpMbcdBlock(name, lipschitzF, lipschitzT, gradientSensitivity, List.of(String.format(
+          "block %s: user asserts F = θ − η∇f is %s-Lipschitz (L_F), the prox T is %s-Lipschitz (L_T) and the"
+              + " per-example gradient sensitivity is S_g = %s", name, lipschitzF, lipschitzT, gradientSensitivity)));
+      blockSpecs.add(eta -> block);
+      return this;
+    }
+
+    /**
+     * A block whose objective f has Hessian between μ·I and β·I (β: an a-priori smoothness bound such as
+     * γρ² for a lifted dense layer with inputs clipped to ρ, mean over the batch; μ &gt; 0 only if an explicit
+     * ℓ2 term μ/2‖θ‖² is part of f), per-example gradients clipped to C, and no regulariser or a convex one
+     * in the prox. Derived: L_F = max(|1 − ημ|, |1 − ηβ|) (the whole spectrum, not only its top: digest 003
+     * P4), L_T = 1, S_g = 2C (replace-one, digest 003 P6).
+     */
+    public Builder liftedBlock(String name, double smoothness, double strongConvexity, double clipNorm) {
+      checkArgument(strongConvexity >= 0 && Double.isFinite(strongConvexity),
+          "block %s: strong convexity μ must be finite and >= 0, was %s", name, strongConvexity);
+      checkArgument(smoothness >= strongConvexity && Double.isFinite(smoothness),
+          "block %s: smoothness β must be finite and >= μ = %s, was %s", name, strongConvexity, smoothness);
+      checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "block %s: clip norm C must be finite and > 0, was %s",
+          name, clipNorm);
+      blockSpecs.add(eta -> new DpMbcdBlock(name,
+          Math.max(Math.abs(1 - eta * strongConvexity), Math.abs(1 - eta * smoothness)), 1.0, 2 * clipNorm,
+          List.of(String.format("block %s: user asserts %s·I ⪯ ∇²f ⪯ %s·I; per-example gradients clipped to C = %s"
+              + " (S_g = 2C); prox of a convex regulariser (L_T = 1)", name, strongConvexity, smoothness, clipNorm))));
+      return this;
+    }
+
+    /**
+     * A lifted-network block with the paper's constants L_F = |1 − γηρ²|, L_T = 1, S_g = γρ² (Chen &amp; Liu,
+     * Lemma B.1). Not sound in general (zero Hessian eigenvalues give L_F = 1; γρ² is a smoothness, not a
+     * sensitivity: digest 003 P4, P6); only for reproducing the paper, so only allowed in PAPER mode.
+     */
+    public Builder paperLiftedBlock(String name, double gamma, double rho) {
+      checkArgument(gamma > 0 && Double.isFinite(gamma), "block %s: γ must be finite and > 0, was %s", name, gamma);
+      checkArgument(rho > 0 && Double.isFinite(rho), "block %s: ρ must be finite and > 0, was %s", name, rho);
+      paperConstantBlocks.add(name);
+      blockSpecs.add(eta -> new DpMbcdBlock(name, Math.abs(1 - gamma * eta * rho * rho), 1.0, gamma * rho * rho,
+          List.of(String.format("block %s: the paper's constants L_F = |1 − γηρ²|, S_g = γρ² (γ = %s, ρ = %s),"
+              + " not sound in general (digest 003 P4, P6)", name, gamma, rho))));
+      return this;
+    }
+
+    public DpMbcdConfig build() {
+      checkState(stepSize > 0, "step size η is required");
+      checkState(datasetSize >= 1, "dataset size n is required");
+      checkState(batchSize >= 1, "batch size b is required");
+      checkState(noiseTemperature != null, "noise temperature schedule o(k, j) is required");
+      checkState(!blockSpecs.isEmpty(), "at least one released block is required");
+      checkArgument(batchSize <= datasetSize, "batch size b = %s must be <= dataset size n = %s", batchSize,
+          datasetSize);
+      checkArgument(datasetSize / batchSize <= Integer.MAX_VALUE, "N = n/b = %s batches per epoch is too large",
+          datasetSize / batchSize);
+      checkArgument(mode == DpMbcdMode.PAPER || paperConstantBlocks.isEmpty(),
+          "blocks %s use the paper's constants L_F = |1 − γηρ²|, S_g = γρ², which are only allowed in PAPER mode"
+              + " (digest 003 P4, P6)", paperConstantBlocks);
+      List<DpMbcdBlock> blocks = new ArrayList<>();
+      for (DoubleFunction<DpMbcdBlock> spec : blockSpecs) {
+        DpMbcdBlock block = spec.apply(stepSize);
+        checkArgument(blocks.stream().noneMatch(other -> other.name().equals(block.name())),
+            "block names must be unique, %s appears twice", block.name());
+        blocks.add(block);
+      }
+      return new DpMbcdConfig(this, blocks);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package org.dp4j.accounting.hiddenstate;
+
+import java.util.List;
+import org.dp4j.accounting.NeighbouringRelation;
+import org.dp4j.accounting.Orders;
+import org.dp4j.accounting.PrivacyGuarantee;
+import org.dp4j.accounting.RdpConversion;
+import org.dp4j.accounting.RdpCurve;
+import org.dp4j.accounting.ThreatModel;
+
+/**
+ * A last-iterate RDP bound of Ye &amp; Shokri 2022 for noisy mini-batch gradient descent (digest 000). Every
+ * implementation is one theorem; neighbours are replace-one, only the last iterate is released, and the RDP
+ * includes the optional normalisation term α/σ_bn² (composed additively, digest 000 P13–P14).
+ *
+ * <pre>{@code
+ * YeShokriAccountant acc = new YeShokriShuffleAccountant(config);
+ * PrivacyGuarantee g = acc.guarantee(Orders.DEFAULT, 1e-5, RdpConversion.CLASSIC);
+ * }</pre>
+ */
+public interface YeShokriAccountant {
+  /** Short accountant name, e.g. "ye-shokri-shuffle". */
+  String name();
+
+  /** The theorem, paper equation and digest section the bound rests on. */
+  String theorem();
+
+  YeShokriConfig config();
+
+  /** The RDP bound at order α &gt; 1 for every record (+∞ at α = +∞). */
+  double rdp(double alpha);
+
+  /** Everything the bound is conditional on. */
+  List<String> assumptions();
+
+  default RdpCurve rdp(Orders orders) {
+    return RdpCurve.tabulate(orders, this::rdp);
+  }
+
+  default PrivacyGuarantee guarantee(Orders orders, double delta, RdpConversion conversion) {
+    RdpCurve curve = rdp(orders);
+    return new PrivacyGuarantee(name(), theorem(), conversion.epsilon(curve, delta), curve,
+        NeighbouringRelation.REPLACE_ONE, ThreatModel.LAST_ITERATE_ONLY, assumptions());
+  }
+}

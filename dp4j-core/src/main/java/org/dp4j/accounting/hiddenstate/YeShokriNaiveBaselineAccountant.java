@@ -1,0 +1,67 @@
+package org.dp4j.accounting.hiddenstate;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Ye &amp; Shokri 2022, Thm 4.5 (Eq. 13; digest 000 §2.5): the naive privacy-dynamics baseline of Chourasia et
+ * al. for fixed batches, λ-strongly convex and β-smooth loss, η &lt; 2/(λ+β):
+ * ε ≤ α·S_g²/(λσ²b²)·(1 − e^{−ληK/2}) for every record. K counts epochs here (digest 000 P16: in Chourasia
+ * et al. K counts iterations, which equal epochs only for full batches). A baseline to compare against.
+ *
+ * <pre>{@code
+ * double rdp10 = new YeShokriNaiveBaselineAccountant(config).rdp(10.0);
+ * }</pre>
+ */
+public final class YeShokriNaiveBaselineAccountant implements YeShokriAccountant {
+  public static final String NAME = "ye-shokri-naive-baseline";
+  public static final String THEOREM = "Ye & Shokri 2022, Thm 4.5 (Chourasia et al. baseline), Eq. (13)"
+      + " (digest 000 §2.5)";
+
+  private final YeShokriConfig config;
+
+  public YeShokriNaiveBaselineAccountant(YeShokriConfig config) {
+    this.config = checkNotNull(config, "config");
+    YeShokriDynamics.requireStronglyConvex(config, "Ye & Shokri Thm 4.5");
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String theorem() {
+    return THEOREM;
+  }
+
+  @Override
+  public YeShokriConfig config() {
+    return config;
+  }
+
+  @Override
+  public double rdp(double alpha) {
+    checkArgument(alpha > 1, "Rényi order must be > 1, was %s", alpha);
+    if (alpha == Double.POSITIVE_INFINITY) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double lambda = config.strongConvexity();
+    double sg = config.gradientSensitivity();
+    double b = config.batchSize();
+    double limit = alpha * sg * sg / (lambda * config.sigmaSquared() * b * b);
+    return limit * -Math.expm1(-lambda * config.stepSize() * config.epochs() / 2)
+        + config.normalisationRdp(alpha);
+  }
+
+  @Override
+  public List<String> assumptions() {
+    List<String> list = new ArrayList<>(config.commonAssumptions());
+    list.add(YeShokriDynamics.lossAssumption(config));
+    list.add("fixed batches visited in the same order every epoch; K read as epochs (digest 000 P16)");
+    return list;
+  }
+}
