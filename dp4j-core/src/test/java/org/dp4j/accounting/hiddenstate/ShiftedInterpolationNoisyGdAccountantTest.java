@@ -106,6 +106,22 @@ class ShiftedInterpolationNoisyGdAccountantTest {
   }
 
   @Test
+  void section47GoldenValues() {
+    // digest 002 §4.7: ε(μ, δ = 1e-5) for μ = 0.5, 1, 2 (mpmath, 40 digits), here μ = L/(nσ) after one step
+    double[] sigmas = {2, 1, 0.5};
+    double[] eps = {1.9930914044, 4.3771780957, 9.9972561464};
+    for (int i = 0; i < 3; i++) {
+      ShiftedInterpolationNoisyGdAccountant acc = ShiftedInterpolationNoisyGdAccountant.builder()
+          .n(1).L(1).sigma(sigmas[i]).eta(1).M(1).t(1).build();
+      assertThat(acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED).epsilon()).isCloseTo(eps[i], within(1e-9));
+    }
+    // Prop 5.1 (LMC = noisy GD with n = 1, σ = √(2/η)): L = 1, m = 1, η = 0.1 ⇒ μ = 0.974679 as t → ∞
+    ShiftedInterpolationNoisyGdAccountant lmc = ShiftedInterpolationNoisyGdAccountant.builder()
+        .n(1).L(1).sigma(Math.sqrt(2 / 0.1)).eta(0.1).m(1).M(1).t(100_000).build();
+    assertThat(lmc.mu()).isCloseTo(0.974679, within(5e-7));
+  }
+
+  @Test
   void neverAboveCompositionAndMonotoneInT() {
     double previous = 0;
     for (long t = 1; t <= 400; t++) {
