@@ -1,0 +1,37 @@
+package org.dp4j.accounting.hiddenstate;
+
+import java.util.List;
+import org.dp4j.accounting.NeighbouringRelation;
+import org.dp4j.accounting.Orders;
+import org.dp4j.accounting.PrivacyGuarantee;
+import org.dp4j.accounting.RdpConversion;
+import org.dp4j.accounting.RdpCurve;
+import org.dp4j.accounting.ThreatModel;
+
+/**
+ * An accountant that rests on one theorem about a fully configured training run (DESIGN.md contract
+ * 2): it names the theorem's neighbouring relation, threat model and assumptions, and gives its bound
+ * as a Rényi curve and as an (ε, δ) guarantee.
+ *
+ * <pre>{@code
+ * HiddenStateAccountant acc = PabiAccountant.builder().n(1000).B(10).T(20).sigma(4).eta(0.1).beta(1).L(1).build();
+ * PrivacyGuarantee g = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
+ * }</pre>
+ */
+public interface HiddenStateAccountant {
+  /** Short stable name, e.g. "kong-ribero". */
+  String name();
+
+  ThreatModel threatModel();
+
+  NeighbouringRelation relation();
+
+  /** Conditions the bound needs beyond the configuration itself (user-asserted constants etc.). */
+  List<String> assumptions();
+
+  /** The bound as a Rényi curve over the given orders. */
+  RdpCurve rdp(Orders orders);
+
+  /** The bound as (ε, δ), converted with the given conversion (or more tightly, if the theorem allows). */
+  PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion);
+}

@@ -1,0 +1,278 @@
+package org.dp4j.accounting.hiddenstate;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+import org.dp4j.accounting.GaussianDp;
+import org.dp4j.accounting.NeighbouringRelation;
+import org.dp4j.accounting.Orders;
+import org.dp4j.accounting.PrivacyGuarantee;
+import org.dp4j.accounting.RdpConversion;
+import org.dp4j.accounting.RdpCurve;
+import org.dp4j.accounting.ThreatModel;
+
+/**
+ * Gaussian-DP of the last iterate of noisy cyclic gradient descent by shifted interpolation (Bok, Su
+ * &amp; Altschuler 2024, ICML, Thm 4.4–4.6; digest 002 §3.3, §3.9.1). With l = n/b batches per epoch
+ * and E epochs, μ is the minimum of
+ * <ul>
+ *   <li>Thm 4.4 (composition, no assumption on the loss): μ = (L/(bσ))·√E;</li>
+ *   <li>Thm 4.5 (m-strongly convex, M-smooth, η &lt; 2/M): μ = √(1 + c^{2l−2}(1−c²)/(1−c^l)² ·
+ *       (1−c^{l(E−1)})/(1+c^{l(E−1)}))·L/(bσ);</li>
+ *   <li>convex, unconstrained, η ≤ 2/M: μ = (L/(bσ))·√(1 + (E−1)/l) (digest 002 §3.9.1: Thm C.3 with
+ *       shifts s/l between the record's uses; derived there, not stated in the paper; it is the c → 1
+ *       limit of Thm 4.5);</li>
+ *   <li>Thm 4.6 in its general form (convex, η ≤ 2/M, projection onto a set of diameter D): μ =
+ *       min_{1≤K≤E−1} (1/σ)·√((L/b)² + (D/η + LK/b)²/(lK)); at K = ⌈Db/(ηL)⌉ this is the printed
+ *       √(3LD/(ηbl) + (L/b)² + (L²/(b²l))⌈Db/(ηL)⌉)/σ.</li>
+ * </ul>
+ * Update: X_{k+1} = Π_K(X_k − η((1/b)Σ_{i∈B_r} ∇f_i(X_k) + Z_{k+1})), Z ~ N(0, σ²I) on the averaged
+ * batch gradient, batches B_1..B_l a fixed data-independent partition visited in order (no
+ * reshuffling). L is the gradient sensitivity (2C under clipping), so L/(bσ) = 2/z for the Opacus
+ * noise multiplier z. Neighbours: replace one record. Threat model: only the last iterate is released.
+ *
+ * <pre>{@code
+ * var acc = ShiftedInterpolationCyclicAccountant.builder()
+ *     .n(60000).b(1500).L(10).sigma(0.01).eta(0.05).m(0.002).M(1).E(50).build();
+ * double mu = acc.mu();                                                    // 0.9925 (Table 3)
+ * double eps = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED).epsilon();   // 4.339
+ * }</pre>
+ */
+public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAccountant {
+  public static final String NAME = "shifted-interpolation-cyclic";
+  private static final String PAPER = "Bok, Su & Altschuler 2024";
+
+  /** The bound that attains {@link #mu()}. */
+  public enum Bound {
+    COMPOSITION_THM_4_4, STRONGLY_CONVEX_THM_4_5, CONVEX_UNCONSTRAINED, CONSTRAINED_THM_4_6
+  }
+
+  private final long n;
+  private final long b;
+  private final double bigL;
+  private final double sigma;
+  private final double eta;
+  private final double m;
+  private final double bigM;
+  private final double bigD;
+  private final long bigE;
+  private final ShiftedInterpolationContraction contraction;
+
+  private ShiftedInterpolationCyclicAccountant(Builder in, ShiftedInterpolationContraction contraction) {
+    n = in.n;
+    b = in.b;
+    bigL = in.bigL;
+    sigma = in.sigma;
+    eta = in.eta;
+    m = in.m;
+    bigM = in.bigM;
+    bigD = in.bigD;
+    bigE = in.bigE;
+    this.contraction = contraction;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** l = n/b, batches per epoch. */
+  public long batchesPerEpoch() {
+    return n / b;
+  }
+
+  /** The contraction factor c = max(|1−ηm|, |1−ηM|) (Lemma 2.8). */
+  public double contractionFactor() {
+    return contraction.c();
+  }
+
+  private double unit() {
+    return bigL / (b * sigma);
+  }
+
+  /** Thm 4.4: μ = (L/(bσ))·√E. */
+  public double muComposition() {
+    return unit() * Math.sqrt(bigE);
+  }
+
+  /** Thm 4.5, when m &gt; 0 and η &lt; 2/M; empty otherwise. */
+  public OptionalDouble muStronglyConvex() {
+    if (!contraction.isStrict()) {
+      return OptionalDouble.empty();
+    }
+    long l = batchesPerEpoch();
+    double oneMinusCl = contraction.oneMinusPower(l);
+    double perEpoch = contraction.power(2 * l - 2) * contraction.oneMinusSquare() / (oneMinusCl * oneMinusCl);
+    long later = l * (bigE - 1);
+    double growth = contraction.oneMinusPower(later) / (1 + contraction.power(later));
+    return OptionalDouble.of(Math.sqrt(1 + perEpoch * growth) * unit());
+  }
+
+  /** Convex unconstrained bound μ = (L/(bσ))·√(1 + (E−1)/l) (digest 002 §3.9.1). */
+  public double muConvexUnconstrained() {
+    return unit() * Math.sqrt(1 + (double) (bigE - 1) / batchesPerEpoch());
+  }
+
+  /**
+   * Thm 4.6 general form minimised over K = E − τ ∈ [1, E−1] (τ ≥ 1 keeps the interpolation start at a
+   * step ≥ 0; digest 002 pitfall 8), so the plateau needs E ≥ ⌈Db/(ηL)⌉ + 1; empty without a constraint
+   * set or if E = 1.
+   */
+  public OptionalDouble muConstrained() {
+    if (!Double.isFinite(bigD) || bigE < 2) {
+      return OptionalDouble.empty();
+    }
+    // (D/η + LK/b)²/(lK) is convex in K with its minimum at K = Db/(ηL)
+    double kStar = Math.min(Math.max(bigD * b / (eta * bigL), 1), bigE - 1);
+    double best = Math.min(constrainedSquare(Math.floor(kStar)), constrainedSquare(Math.ceil(kStar)));
+    return OptionalDouble.of(Math.sqrt(best) / sigma);
+  }
+
+  private double constrainedSquare(double bigK) {
+    double perRecord = bigL / b;
+    double shift = bigD / eta + perRecord * bigK;
+    return perRecord * perRecord + shift * shift / (batchesPerEpoch() * bigK);
+  }
+
+  /** The smallest applicable μ. */
+  public double mu() {
+    double mu = Math.min(muComposition(), muConvexUnconstrained());
+    mu = Math.min(mu, muStronglyConvex().orElse(Double.POSITIVE_INFINITY));
+    return Math.min(mu, muConstrained().orElse(Double.POSITIVE_INFINITY));
+  }
+
+  /** Which bound attains {@link #mu()}. */
+  public Bound tightestBound() {
+    double mu = mu();
+    if (muStronglyConvex().isPresent() && muStronglyConvex().getAsDouble() == mu) {
+      return Bound.STRONGLY_CONVEX_THM_4_5;
+    }
+    if (muConstrained().isPresent() && muConstrained().getAsDouble() == mu) {
+      return Bound.CONSTRAINED_THM_4_6;
+    }
+    return muConvexUnconstrained() == mu ? Bound.CONVEX_UNCONSTRAINED : Bound.COMPOSITION_THM_4_4;
+  }
+
+  public String theorem() {
+    return switch (tightestBound()) {
+      case COMPOSITION_THM_4_4 -> PAPER + " Thm 4.4 (composition)";
+      case STRONGLY_CONVEX_THM_4_5 -> PAPER + " Thm 4.5 (strongly convex noisy cyclic GD)";
+      case CONVEX_UNCONSTRAINED -> PAPER + " Thm C.3 with shifts s/l, convex unconstrained cyclic GD"
+          + " (digest 002 §3.9.1, derived; not stated in the paper)";
+      case CONSTRAINED_THM_4_6 -> PAPER + " Thm 4.6 general form (constrained convex noisy cyclic GD, best τ)";
+    };
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public ThreatModel threatModel() {
+    return ThreatModel.LAST_ITERATE_ONLY;
+  }
+
+  @Override
+  public NeighbouringRelation relation() {
+    return NeighbouringRelation.REPLACE_ONE;
+  }
+
+  @Override
+  public List<String> assumptions() {
+    List<String> a = new ArrayList<>(ShiftedInterpolationAssumptions.common(bigL, sigma, eta, m, bigM, bigD));
+    a.add(String.format("fixed data-independent partition into l = %d batches of size b = %d, visited in the"
+        + " same order every epoch (no reshuffling); E = %d whole epochs", batchesPerEpoch(), b, bigE));
+    return a;
+  }
+
+  @Override
+  public RdpCurve rdp(Orders orders) {
+    return GaussianDp.rdp(mu(), orders);
+  }
+
+  @Override
+  public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
+    return GaussianDpGuarantee.of(this, theorem(), mu(), delta, orders, conversion);
+  }
+
+  /** Configuration; names are the paper's symbols (digest 002 §0). Required: n, b, L, sigma, eta, M, E. */
+  public static final class Builder {
+    private long n;
+    private long b;
+    private double bigL = Double.NaN;
+    private double sigma = Double.NaN;
+    private double eta = Double.NaN;
+    private double m;
+    private double bigM = Double.NaN;
+    private double bigD = Double.POSITIVE_INFINITY;
+    private long bigE;
+
+    private Builder() {}
+
+    /** n: dataset size. */
+    public Builder n(long n) {
+      this.n = n;
+      return this;
+    }
+
+    /** b: batch size; must divide n. */
+    public Builder b(long b) {
+      this.b = b;
+      return this;
+    }
+
+    /** L: gradient sensitivity sup ‖∇f(x) − ∇f'(x)‖ (2C with clipping to C; 2× a Lipschitz constant). */
+    public Builder L(double bigL) {
+      this.bigL = bigL;
+      return this;
+    }
+
+    /** σ: std of the Gaussian added to the averaged batch gradient (the parameter noise is ησ). */
+    public Builder sigma(double sigma) {
+      this.sigma = sigma;
+      return this;
+    }
+
+    /** η: constant step size. */
+    public Builder eta(double eta) {
+      this.eta = eta;
+      return this;
+    }
+
+    /** m ≥ 0: strong-convexity constant of every f_i (default 0: convex). */
+    public Builder m(double m) {
+      this.m = m;
+      return this;
+    }
+
+    /** M: smoothness constant of every f_i. */
+    public Builder M(double bigM) {
+      this.bigM = bigM;
+      return this;
+    }
+
+    /** D: diameter of the constraint set (default +∞: unconstrained). */
+    public Builder D(double bigD) {
+      this.bigD = bigD;
+      return this;
+    }
+
+    /** E: number of whole epochs (t = lE iterations). */
+    public Builder E(long bigE) {
+      this.bigE = bigE;
+      return this;
+    }
+
+    public ShiftedInterpolationCyclicAccountant build() {
+      checkArgument(n >= 1, "n (dataset size) must be >= 1, was %s", n);
+      checkArgument(b >= 1 && b <= n, "b (batch size) must be in [1, n = %s], was %s", n, b);
+      checkArgument(n % b == 0, "b = %s must divide n = %s (l = n/b batches per epoch): n mod b = %s",
+          b, n, n % b);
+      checkArgument(bigE >= 1, "E (epochs) must be >= 1, was %s", bigE);
+      ShiftedInterpolationAssumptions.check(bigL, sigma, bigD);
+      return new ShiftedInterpolationCyclicAccountant(this, ShiftedInterpolationContraction.of(eta, m, bigM));
+    }
+  }
+}
