@@ -8,6 +8,8 @@ import org.apache.commons.math3.distribution.NormalDistribution;
 import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.memory.conf.WorkspaceConfiguration;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -67,6 +69,18 @@ class GaussianNoiseTest {
     // Rows outside the view stay untouched.
     assertThat(parent.get(NDArrayIndex.interval(200, 300), NDArrayIndex.all()).amaxNumber().doubleValue())
         .isZero();
+  }
+
+  @Test
+  void addToWorksOnAnArrayInsideAnOpenWorkspace() {
+    // As inside a DL4J updater, where WS_ALL_LAYERS_ACT is open (dl4j-notes.md).
+    WorkspaceConfiguration config = WorkspaceConfiguration.builder().initialSize(16L << 20).build();
+    try (MemoryWorkspace ws = Nd4j.getWorkspaceManager().getAndActivateWorkspace(config, "DP4J_NOISE_TEST")) {
+      INDArray target = Nd4j.zeros(DataType.FLOAT, 100_000);
+      assertThat(target.isAttached()).isTrue();
+      GaussianNoise.insecureFixedSeed(6).addTo(target, 2.0);
+      assertMoments(target.data().asDouble(), 0.0, 2.0);
+    }
   }
 
   @Test

@@ -9,10 +9,14 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * Cost of 200k Gaussian doubles (one DP-SGD step on a ~200k-parameter model). Not a test; run with
  * <pre>
- * cd dp4j-core &amp;&amp; OMP_NUM_THREADS=1 mvn -o -q test-compile exec:java \
- *   -Dexec.mainClass=org.dp4j.noise.NoiseBenchmark -Dexec.classpathScope=test
+ * mvn -o -q dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt -pl dp4j-core
+ * mvn -o -q test-compile -pl dp4j-core
+ * cd dp4j-core &amp;&amp; OMP_NUM_THREADS=1 java -cp target/test-classes:target/classes:$(cat /tmp/cp.txt) \
+ *   org.dp4j.noise.NoiseBenchmark
  * </pre>
- * Prints the median of the last 100 of 300 repetitions for each method.
+ * Prints the median of the last 100 of 300 repetitions for each method. Measured on the shared
+ * 2-core machine (2026-11-26): secure fill 0.59 ms, addTo a FLOAT INDArray 1.10 ms, hardened (4
+ * draws) 2.16 ms, JDK Hash_DRBG bytes alone 2.9–5.6 ms, JDK DRBG nextGaussian() per double 155 ms.
  */
 public final class NoiseBenchmark {
   private static final int N = 200_000;
