@@ -79,9 +79,10 @@ fetch_fashion() {
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     say "installing Debian package dataset-fashion-mnist"
-    $sudo apt-get update -qq >/dev/null || die "apt-get update failed"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq dataset-fashion-mnist >/dev/null \
-      || die "apt-get install dataset-fashion-mnist failed"
+    local log
+    log="$($sudo apt-get update -qq 2>&1)" || { echo "$log" >&2; die "apt-get update failed"; }
+    log="$(DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq dataset-fashion-mnist 2>&1)" \
+      || { echo "$log" >&2; die "apt-get install dataset-fashion-mnist failed"; }
     verify "$FASHION_SYSTEM_DIR" "$FASHION_SUMS" \
       || die "dataset-fashion-mnist did not install the expected files in $FASHION_SYSTEM_DIR"
   fi
