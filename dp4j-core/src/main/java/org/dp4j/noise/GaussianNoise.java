@@ -13,16 +13,18 @@ import org.nd4j.linalg.factory.Nd4j;
  * generator ({@link AesCtrRandom}): the Gaussian step of DP-SGD (Abadi et al. 2016, Alg. 1; digest
  * 001 §1) and of the noisy proximal updates (digest 004 P10: fresh noise on every coordinate).
  *
- * <p>Sampler: the JDK's modified ziggurat (McFarland 2016) on the AES-CTR bit stream, one 64-bit
- * word per draw in ~99% of cases. What that gives: if the bits are uniform, each draw is N(0,1) up to
- * double rounding (the ziggurat's layers and its exact exponential tail are standard; no
- * truncation). Floating-point caveat (Mironov 2012; Jin et al., IEEE S&amp;P 2022): any float
+ * <p>Sampler: the JDK's modified ziggurat (McFarland 2016, {@code RandomGenerator.nextGaussian}) on
+ * the AES-CTR bit stream, usually one 64-bit word per draw. If the bits are uniform, each draw is
+ * N(0, 1) up to double rounding (the ziggurat's tail is sampled exactly, not truncated).
+ * Floating-point caveat (Mironov 2012; Jin et al., IEEE S&amp;P 2022, arXiv 2112.05307): any float
  * sampler reaches only a sparse set of doubles, which can in principle reveal the noiseless value of
  * a single released noisy float. Opacus' {@code secure_mode} mitigates this by summing four draws
- * (Holohan &amp; Braghin 2021); {@link #hardened(AesCtrRandom)} does the same (sum of 4 draws,
- * scaled by exactly 1/2, still N(0, std²)) at four times the cost. The default uses one draw because
- * in DP-SGD the noisy sum is rescaled and added to parameters (each step rounds again) before
- * anything can be released; neither choice is counted in the accountant's ε.
+ * (Holohan &amp; Braghin 2021, arXiv 2107.10138); {@link #hardened(AesCtrRandom)} does the same (sum
+ * of 4 draws scaled by exactly 1/2, still N(0, std²)) at four times the cost. The default uses one
+ * draw because in DP-SGD the noisy sum is divided, scaled and added to the parameters (each operation
+ * rounds again) before anything can be released. Neither choice is reflected in the accountant's ε,
+ * which assumes exact Gaussian noise. Measured cost for 200k coordinates ({@code NoiseBenchmark}):
+ * 0.59 ms to fill a double array, 1.1 ms for {@link #addTo} on a FLOAT INDArray, 2.2 ms hardened.
  *
  * <pre>{@code
  * GaussianNoise noise = GaussianNoise.secure();
