@@ -67,7 +67,7 @@ class AesCtrRandomTest {
   }
 
   @Test
-  void knownAnswerGeneratorRefusesToRekey() {
+  void rejectsKeysThatAreNotAes256() {
     assertThatThrownBy(() -> AesCtrRandom.withKeyForTest(new byte[16], new byte[16]))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("32 bytes, had 16");
   }

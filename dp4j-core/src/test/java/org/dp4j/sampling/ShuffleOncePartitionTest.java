@@ -52,25 +52,30 @@ class ShuffleOncePartitionTest {
 
   @Test
   void theSecretPermutationIsUniform() {
-    // n = 5, b = 2: record 0 lands in batch 0, batch 1 or the dropped remainder with probabilities
-    // 2/5, 2/5, 1/5. 5000 independent partitions from one stream: Pearson χ² with 2 df must be below
-    // 20 (p = 4.5e-5).
+    // n = 6, b = 2, 5000 independent partitions from one stream. Record 0 lands in batch 0, 1, 2 with
+    // probability 1/3 each: Pearson χ² with 2 df must be below 20 (p = 4.5e-5). Records 0 and 1 share
+    // a batch with probability 1/5: 1000 ± 5·sqrt(5000·0.2·0.8) = ±141.
     AesCtrRandom random = AesCtrRandom.insecureFixedSeed(22);
     int trials = 5000;
     int[] where = new int[3];
+    int together = 0;
     for (int t = 0; t < trials; t++) {
-      ShuffleOncePartition p = new ShuffleOncePartition(5, 2, random);
-      int slot = IntStream.of(p.batch(0)).anyMatch(i -> i == 0) ? 0
-          : IntStream.of(p.batch(1)).anyMatch(i -> i == 0) ? 1 : 2;
-      where[slot]++;
+      ShuffleOncePartition p = new ShuffleOncePartition(6, 2, random);
+      for (int j = 0; j < 3; j++) {
+        int[] batch = p.batch(j);
+        if (IntStream.of(batch).anyMatch(i -> i == 0)) {
+          where[j]++;
+          together += IntStream.of(batch).anyMatch(i -> i == 1) ? 1 : 0;
+        }
+      }
     }
-    double[] probs = {0.4, 0.4, 0.2};
+    double e = trials / 3.0;
     double chi2 = 0;
-    for (int k = 0; k < 3; k++) {
-      double e = trials * probs[k];
-      chi2 += (where[k] - e) * (where[k] - e) / e;
+    for (int count : where) {
+      chi2 += (count - e) * (count - e) / e;
     }
     assertThat(chi2).isLessThan(20.0);
+    assertThat((double) together).isCloseTo(1000.0, org.assertj.core.data.Offset.offset(5 * Math.sqrt(800.0)));
   }
 
   @Test
