@@ -18,8 +18,9 @@ import org.dp4j.accounting.ThreatModel;
  * PrivacyGuarantee g = acc.guarantee(Orders.DEFAULT, 1e-5, RdpConversion.CLASSIC);
  * }</pre>
  */
-public interface YeShokriAccountant {
+public interface YeShokriAccountant extends HiddenStateAccountant {
   /** Short accountant name, e.g. "ye-shokri-shuffle". */
+  @Override
   String name();
 
   /** The theorem, paper equation and digest section the bound rests on. */
@@ -31,15 +32,33 @@ public interface YeShokriAccountant {
   double rdp(double alpha);
 
   /** Everything the bound is conditional on. */
+  @Override
   List<String> assumptions();
 
+  @Override
+  default ThreatModel threatModel() {
+    return ThreatModel.LAST_ITERATE_ONLY;
+  }
+
+  @Override
+  default NeighbouringRelation relation() {
+    return NeighbouringRelation.REPLACE_ONE;
+  }
+
+  @Override
   default RdpCurve rdp(Orders orders) {
     return RdpCurve.tabulate(orders, this::rdp);
   }
 
-  default PrivacyGuarantee guarantee(Orders orders, double delta, RdpConversion conversion) {
+  @Override
+  default PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
     RdpCurve curve = rdp(orders);
-    return new PrivacyGuarantee(name(), theorem(), conversion.epsilon(curve, delta), curve,
-        NeighbouringRelation.REPLACE_ONE, ThreatModel.LAST_ITERATE_ONLY, assumptions());
+    return new PrivacyGuarantee(name(), theorem(), conversion.epsilon(curve, delta), curve, relation(),
+        threatModel(), assumptions());
+  }
+
+  /** Same as {@link #guarantee(double, Orders, RdpConversion)}, with the orders first. */
+  default PrivacyGuarantee guarantee(Orders orders, double delta, RdpConversion conversion) {
+    return guarantee(delta, orders, conversion);
   }
 }
