@@ -10,7 +10,6 @@ import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * Hidden-state accountant of DP-MBCD (Chen &amp; Liu 2025, Thm 4.6 with Cor. 4.5 and Lemma C.3, implemented as
@@ -129,11 +128,6 @@ public final class DpMbcdAccountant implements HiddenStateAccountant {
   }
 
   @Override
-  public ThreatModel threatModel() {
-    return ThreatModel.LAST_ITERATE_ONLY;
-  }
-
-  @Override
   public NeighbouringRelation relation() {
     return NeighbouringRelation.REPLACE_ONE;
   }
@@ -141,9 +135,7 @@ public final class DpMbcdAccountant implements HiddenStateAccountant {
   /** The (ε, δ) guarantee for releasing the current blocks, minimised over {@code orders}. */
   @Override
   public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    RdpCurve curve = rdp(orders);
-    return new PrivacyGuarantee(NAME, THEOREM, conversion.epsilon(curve, delta), curve, relation(), threatModel(),
-        assumptions());
+    return rdpGuarantee(THEOREM, delta, orders, conversion);
   }
 
   /** Same as {@link #guarantee(double, Orders, RdpConversion)}, argument order of the Ye–Shokri accountants. */

@@ -6,7 +6,6 @@ import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * A last-iterate RDP bound of Ye &amp; Shokri 2022 for noisy mini-batch gradient descent (digest 000). Every
@@ -36,11 +35,6 @@ public interface YeShokriAccountant extends HiddenStateAccountant {
   List<String> assumptions();
 
   @Override
-  default ThreatModel threatModel() {
-    return ThreatModel.LAST_ITERATE_ONLY;
-  }
-
-  @Override
   default NeighbouringRelation relation() {
     return NeighbouringRelation.REPLACE_ONE;
   }
@@ -52,9 +46,7 @@ public interface YeShokriAccountant extends HiddenStateAccountant {
 
   @Override
   default PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    RdpCurve curve = rdp(orders);
-    return new PrivacyGuarantee(name(), theorem(), conversion.epsilon(curve, delta), curve, relation(),
-        threatModel(), assumptions());
+    return rdpGuarantee(theorem(), delta, orders, conversion);
   }
 
   /** Same as {@link #guarantee(double, Orders, RdpConversion)}, with the orders first. */

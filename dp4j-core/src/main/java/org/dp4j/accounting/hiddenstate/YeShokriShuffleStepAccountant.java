@@ -30,6 +30,8 @@ import org.dp4j.accounting.ledger.StepAccountant;
  */
 public final class YeShokriShuffleStepAccountant implements StepAccountant {
   private final YeShokriConfig config;
+  /** The theorem for one epoch: validates the configuration and names the scope. */
+  private final YeShokriShuffleAccountant oneEpoch;
   private final Orders orders;
   private final int stepsPerEpoch;
   private long steps;
@@ -39,38 +41,38 @@ public final class YeShokriShuffleStepAccountant implements StepAccountant {
   public YeShokriShuffleStepAccountant(YeShokriConfig config, Orders orders) {
     this.config = checkNotNull(config, "config");
     this.orders = checkNotNull(orders, "orders");
-    new YeShokriShuffleAccountant(config); // refuses configurations outside Thm 5.2
+    this.oneEpoch = accountant(1);
     this.stepsPerEpoch = config.stepsPerEpoch();
   }
 
   private YeShokriShuffleAccountant accountant(long epochs) {
     checkArgument(epochs <= Integer.MAX_VALUE, "too many epochs for Thm 5.2: %s", epochs);
-    return new YeShokriShuffleAccountant(config.withEpochs((int) Math.max(1, epochs)));
+    return new YeShokriShuffleAccountant(config.withEpochs((int) epochs));
   }
 
   @Override
   public String name() {
-    return YeShokriShuffleAccountant.NAME;
+    return oneEpoch.name();
   }
 
   @Override
   public String theorem() {
-    return YeShokriShuffleAccountant.THEOREM + ", evaluated at the end of the current epoch";
+    return oneEpoch.theorem() + ", evaluated at the end of the current epoch";
   }
 
   @Override
   public ThreatModel threatModel() {
-    return ThreatModel.LAST_ITERATE_ONLY;
+    return oneEpoch.threatModel();
   }
 
   @Override
   public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
+    return oneEpoch.relation();
   }
 
   @Override
   public List<String> assumptions() {
-    List<String> list = new ArrayList<>(accountant(1).assumptions());
+    List<String> list = new ArrayList<>(oneEpoch.assumptions());
     list.add(String.format("the model is released at the end of an epoch (m = %d steps): between epoch ends the"
         + " bound of the current epoch's end is reported; Thm 5.2 does not cover a run stopped mid-epoch",
         stepsPerEpoch));
