@@ -74,6 +74,11 @@ class HiddenStateCommandsTest {
     JsonNode d = json("dp-mbcd -n 4800 -b 960 -K 10 --eta 0.05 --LF 0.95 --LT 1 --SG 1 --orders 2 --delta 1e-5"
         + " --noise-schedule decreasing:0.002,0.00025");
     assertThat(rdp(d, 0)).isCloseTo(3.072370e-5, within(1e-11));
+    // §5.5 constant o = 0.005, K = 40: improved ε = 0.010332 at α ≈ 804 (δ = 1e-5); the README's example
+    JsonNode madelon = json("dp-mbcd -n 4800 -b 960 -K 40 --eta 0.05 --LF 0.95 --LT 1 --SG 1 -o 0.005"
+        + " --orders 800,804,808 --delta 1e-5");
+    assertThat(madelon.get("epsilon").asDouble()).isCloseTo(0.010332, within(5e-7));
+    assertThat(madelon.get("order").asDouble()).isEqualTo(804);
   }
 
   @Test
