@@ -10,7 +10,6 @@ import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * Hidden-state accountant of DP-MBCD (Chen &amp; Liu 2025, Thm 4.6 with Cor. 4.5 and Lemma C.3, implemented as
@@ -28,12 +27,12 @@ import org.dp4j.accounting.ThreatModel;
  *     .noiseTemperature(NoiseTemperatureSchedule.constant(0.01))
  *     .block("W", 0.9, 1.0, 1.0).build());
  * acc.advanceEpochs(2);                                   // or acc.step() once per mini-batch
- * PrivacyGuarantee g = acc.guarantee(Orders.DEFAULT, 1e-5, RdpConversion.IMPROVED);
+ * PrivacyGuarantee g = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
  * }</pre>
  *
  * <p>Not thread-safe: one accountant per training run.
  */
-public final class DpMbcdAccountant {
+public final class DpMbcdAccountant implements HiddenStateAccountant {
   public static final String NAME = "dp-mbcd-hidden-state";
   public static final String THEOREM =
       "Chen & Liu 2025, Thm 4.6 / Cor. 4.5 / Lemma C.3 (step recursion, digest 003 §3.11)";
@@ -101,22 +100,51 @@ public final class DpMbcdAccountant {
   }
 
   /** The RDP of everything released so far: the sum over blocks at each order. */
+  @Override
   public RdpCurve rdp(Orders orders) {
+    return rdpAfter(orders, 0);
+  }
+
+  /**
+   * The RDP the run would have after {@code more} further steps, without changing this accountant: each
+   * block's ledger is copied and stepped. O(P·(N + K + more)) plus the O(P·N) per order of the RDP itself.
+   */
+  public RdpCurve rdpAfter(Orders orders, long more) {
+    checkArgument(more >= 0, "further steps must be >= 0, was %s", more);
     RdpCurve total = RdpCurve.zero(orders);
     for (DpMbcdLedger ledger : ledgers) {
-      total = total.plus(ledger.rdp(orders));
+      DpMbcdLedger future = more == 0 ? ledger : ledger.copy();
+      for (long i = 0; i < more; i++) {
+        future.step();
+      }
+      total = total.plus(future.rdp(orders));
     }
     return total;
   }
 
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public NeighbouringRelation relation() {
+    return NeighbouringRelation.REPLACE_ONE;
+  }
+
   /** The (ε, δ) guarantee for releasing the current blocks, minimised over {@code orders}. */
+  @Override
+  public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
+    return rdpGuarantee(THEOREM, delta, orders, conversion);
+  }
+
+  /** Same as {@link #guarantee(double, Orders, RdpConversion)}, argument order of the Ye–Shokri accountants. */
   public PrivacyGuarantee guarantee(Orders orders, double delta, RdpConversion conversion) {
-    RdpCurve curve = rdp(orders);
-    return new PrivacyGuarantee(NAME, THEOREM, conversion.epsilon(curve, delta), curve,
-        NeighbouringRelation.REPLACE_ONE, ThreatModel.LAST_ITERATE_ONLY, assumptions());
+    return guarantee(delta, orders, conversion);
   }
 
   /** Everything the guarantee is conditional on, including each block's constants. */
+  @Override
   public List<String> assumptions() {
     List<String> list = new ArrayList<>();
     list.add(String.format("one secret, data-independent permutation split into N = %d batches of b = %d"

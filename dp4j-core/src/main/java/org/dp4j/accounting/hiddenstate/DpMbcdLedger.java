@@ -62,6 +62,27 @@ public final class DpMbcdLedger {
     this.delta = new double[batches];
   }
 
+  /** An independent copy in the same state, for looking ahead without changing this ledger. O(N + K). */
+  DpMbcdLedger copy() {
+    return new DpMbcdLedger(this);
+  }
+
+  private DpMbcdLedger(DpMbcdLedger other) {
+    this.block = other.block;
+    this.stepSize = other.stepSize;
+    this.batchSize = other.batchSize;
+    this.batches = other.batches;
+    this.schedule = other.schedule;
+    this.exponent = other.exponent;
+    this.epochStartBound = other.epochStartBound.clone();
+    this.lambda = other.lambda.clone();
+    this.delta = other.delta.clone();
+    this.inverseLsiAtEpochStart = Arrays.copyOf(other.inverseLsiAtEpochStart, other.epoch + 1);
+    this.inverseLsi = other.inverseLsi;
+    this.epoch = other.epoch;
+    this.position = other.position;
+  }
+
   public DpMbcdBlock block() {
     return block;
   }

@@ -22,7 +22,10 @@ public interface HiddenStateAccountant {
   /** Short stable name, e.g. "kong-ribero". */
   String name();
 
-  ThreatModel threatModel();
+  /** What the adversary sees: only the last iterate, for every theorem of this package. */
+  default ThreatModel threatModel() {
+    return ThreatModel.LAST_ITERATE_ONLY;
+  }
 
   NeighbouringRelation relation();
 
@@ -34,4 +37,11 @@ public interface HiddenStateAccountant {
 
   /** The bound as (ε, δ), converted with the given conversion (or more tightly, if the theorem allows). */
   PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion);
+
+  /** {@link #rdp(Orders)} converted at δ with the given conversion, labelled with this accountant's scope. */
+  default PrivacyGuarantee rdpGuarantee(String theorem, double delta, Orders orders, RdpConversion conversion) {
+    RdpCurve curve = rdp(orders);
+    return new PrivacyGuarantee(name(), theorem, conversion.epsilon(curve, delta), curve, relation(), threatModel(),
+        assumptions());
+  }
 }

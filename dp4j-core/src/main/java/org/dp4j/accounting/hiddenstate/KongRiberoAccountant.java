@@ -279,9 +279,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
 
   @Override
   public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    RdpCurve curve = rdp(orders);
-    return new PrivacyGuarantee(NAME, theorem(), conversion.epsilon(curve, delta), curve, relation(),
-        threatModel(), assumptions());
+    return rdpGuarantee(theorem(), delta, orders, conversion);
   }
 
   /** The swap-model composition baseline as a guarantee for the all-iterates threat model. */

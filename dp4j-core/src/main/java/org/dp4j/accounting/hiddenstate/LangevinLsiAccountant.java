@@ -98,9 +98,7 @@ public final class LangevinLsiAccountant implements HiddenStateAccountant {
 
   @Override
   public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    RdpCurve curve = rdp(orders);
-    return new PrivacyGuarantee(NAME, THEOREM, conversion.epsilon(curve, delta), curve, relation(),
-        threatModel(), assumptions());
+    return rdpGuarantee(THEOREM, delta, orders, conversion);
   }
 
   /** The composition baseline as a guarantee for the all-iterates threat model. */

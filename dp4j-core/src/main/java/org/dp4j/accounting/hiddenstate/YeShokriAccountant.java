@@ -6,7 +6,6 @@ import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * A last-iterate RDP bound of Ye &amp; Shokri 2022 for noisy mini-batch gradient descent (digest 000). Every
@@ -18,8 +17,9 @@ import org.dp4j.accounting.ThreatModel;
  * PrivacyGuarantee g = acc.guarantee(Orders.DEFAULT, 1e-5, RdpConversion.CLASSIC);
  * }</pre>
  */
-public interface YeShokriAccountant {
+public interface YeShokriAccountant extends HiddenStateAccountant {
   /** Short accountant name, e.g. "ye-shokri-shuffle". */
+  @Override
   String name();
 
   /** The theorem, paper equation and digest section the bound rests on. */
@@ -31,15 +31,26 @@ public interface YeShokriAccountant {
   double rdp(double alpha);
 
   /** Everything the bound is conditional on. */
+  @Override
   List<String> assumptions();
 
+  @Override
+  default NeighbouringRelation relation() {
+    return NeighbouringRelation.REPLACE_ONE;
+  }
+
+  @Override
   default RdpCurve rdp(Orders orders) {
     return RdpCurve.tabulate(orders, this::rdp);
   }
 
+  @Override
+  default PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
+    return rdpGuarantee(theorem(), delta, orders, conversion);
+  }
+
+  /** Same as {@link #guarantee(double, Orders, RdpConversion)}, with the orders first. */
   default PrivacyGuarantee guarantee(Orders orders, double delta, RdpConversion conversion) {
-    RdpCurve curve = rdp(orders);
-    return new PrivacyGuarantee(name(), theorem(), conversion.epsilon(curve, delta), curve,
-        NeighbouringRelation.REPLACE_ONE, ThreatModel.LAST_ITERATE_ONLY, assumptions());
+    return guarantee(delta, orders, conversion);
   }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
+import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.ThreatModel;
 
 /**
@@ -129,8 +130,9 @@ public final class PrivacyLedger {
   }
 
   private PrivacyGuarantee guarantee(StepAccountant a, long more) {
-    return new PrivacyGuarantee(a.name(), a.theorem(), conversion.epsilon(a.curveAfter(more), delta),
-        a.curveAfter(more), a.relation(), a.threatModel(), a.assumptions());
+    RdpCurve curve = a.curveAfter(more); // once: for a hidden-state accountant it costs O(N) per order
+    return new PrivacyGuarantee(a.name(), a.theorem(), conversion.epsilon(curve, delta), curve, a.relation(),
+        a.threatModel(), a.assumptions());
   }
 
   /** True if {@code more} further steps would take the budget's ε above its limit. */

@@ -23,6 +23,8 @@ final class GuaranteeReport {
   private final RdpConversion conversion;
   private final Map<String, Object> mechanism = new LinkedHashMap<>();
   private final Map<String, Object> extra = new LinkedHashMap<>();
+  private final Map<String, Object> details = new LinkedHashMap<>();
+  private final List<String> detailLines = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
 
   GuaranteeReport(PrivacyGuarantee guarantee, RdpConversion conversion) {
@@ -46,6 +48,16 @@ final class GuaranteeReport {
   /** A top-level JSON field (e.g. "noiseMultiplier" for calibrate). */
   GuaranteeReport extra(String name, Object value) {
     extra.put(name, value);
+    return this;
+  }
+
+  /**
+   * A JSON field too long for the text report (e.g. per-epoch curves at every order), and the lines that
+   * summarise it in the text report.
+   */
+  GuaranteeReport detail(String name, Object jsonValue, List<String> textLines) {
+    details.put(name, jsonValue);
+    detailLines.addAll(textLines);
     return this;
   }
 
@@ -80,6 +92,7 @@ final class GuaranteeReport {
     }
     m.put("orders", orders);
     m.put("rdp", values);
+    m.putAll(details);
     m.put("warnings", warnings);
     try {
       return JSON.writeValueAsString(m);
@@ -92,6 +105,7 @@ final class GuaranteeReport {
     StringBuilder sb = new StringBuilder(title).append('\n');
     mechanism.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
     extra.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
+    detailLines.forEach(line -> sb.append("  ").append(line).append('\n'));
     String eps = guarantee.bound().isFinite() ? String.format("%.6g", guarantee.epsilon()) : "infinite (no bound)";
     sb.append("  epsilon = ").append(eps).append(" at delta = ").append(guarantee.delta())
         .append(" (optimal order ").append(guarantee.bound().order()).append(", ")
@@ -100,12 +114,13 @@ final class GuaranteeReport {
     sb.append("  threat model: ").append(guarantee.threatModel().description()).append('\n');
     sb.append("  accountant: ").append(guarantee.accountant()).append(" — ").append(guarantee.theorem()).append('\n');
     for (String a : guarantee.assumptions()) {
-      sb.append("  assumes: ").append(a).append('\n');
+      sb.append("  conditional on: ").append(a).append('\n');
     }
     return sb.toString().stripTrailing();
   }
 
-  private static Object finiteOrNull(double v) {
+  /** JSON has no ∞: infinite values become null. */
+  static Object finiteOrNull(double v) {
     return Double.isFinite(v) ? v : null;
   }
 }
