@@ -1,0 +1,273 @@
+package org.dp4j.clipping;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.CNN2DFormat;
+import org.deeplearning4j.nn.conf.GradientNormalization;
+import org.deeplearning4j.nn.conf.InputPreProcessor;
+import org.deeplearning4j.nn.conf.layers.ActivationLayer;
+import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.conf.layers.BatchNormalization;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.DropoutLayer;
+import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
+import org.deeplearning4j.nn.conf.layers.LossLayer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
+import org.deeplearning4j.nn.conf.preprocessor.CnnToFeedForwardPreProcessor;
+import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.linalg.ops.transforms.Transforms;
+
+/**
+ * Vectorised per-example clipping for a DL4J {@link MultiLayerNetwork}: one forward pass, one backward pass of
+ * per-example errors δ, per-example gradient norms without materialising dense per-example gradients, and the
+ * clipped sum Σ_i g_i·min(1, C/‖g_i‖) (Abadi et al. 2016, Alg. 1; digest 001 §Alg. 1) — all in batched matrix
+ * operations, with no loop over examples.
+ *
+ * <p>Supported layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),
+ * {@code ConvolutionLayer} (2D, NCHW), {@code SubsamplingLayer}, {@code GlobalPoolingLayer},
+ * {@code ActivationLayer}, {@code DropoutLayer}, and the CNN↔dense input preprocessors. Anything else
+ * (notably {@code BatchNormalization}, which mixes examples) is refused when the clipper is built, with a message
+ * naming the layer. The clipped sum does not include L1/L2 regularisation (DL4J adds it in the updater; it does
+ * not depend on the data).
+ *
+ * <pre>{@code
+ * PerExampleClipper clipper = PerExampleClipper.of(net);              // flat clipping
+ * ClippedGradientSum s = clipper.clippedSum(batch.getFeatures(), batch.getLabels(), 1.0);
+ * INDArray sum = s.sum();            // [1, net.numParams()], layout of net.params()
+ * int clipped = s.clippedCount();
+ * }</pre>
+ *
+ * <p>Not thread-safe: an instance keeps the state of one pass. {@link ExactPerExampleGradients} is the slow,
+ * one-example-at-a-time reference used by the tests.
+ */
+public final class PerExampleClipper {
+  private static final String SUPPORTED = "DenseLayer, OutputLayer, LossLayer, ConvolutionLayer (2D, NCHW), "
+      + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer";
+
+  private final MultiLayerNetwork net;
+  private final ClippingMode mode;
+  private final List<PerExampleLayer> layers;
+  private final int parameterisedLayers;
+
+  private PerExampleClipper(MultiLayerNetwork net, ClippingMode mode, List<PerExampleLayer> layers) {
+    this.net = net;
+    this.mode = mode;
+    this.layers = layers;
+    this.parameterisedLayers = (int) layers.stream().filter(PerExampleLayer::hasParams).count();
+  }
+
+  /** Flat clipping ({@link ClippingMode#FLAT}). */
+  public static PerExampleClipper of(MultiLayerNetwork net) {
+    return of(net, ClippingMode.FLAT);
+  }
+
+  /**
+   * Validates every layer and preprocessor of an initialised network.
+   *
+   * @throws IllegalArgumentException naming the first layer whose per-example gradient is not supported
+   */
+  public static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode) {
+    checkArgument(net.params() != null, "network must be initialised (call net.init()) before building a clipper");
+    int count = net.getnLayers();
+    checkArgument(count > 0, "network has no layers");
+    List<PerExampleLayer> rules = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      checkPreprocessor(net.getLayerWiseConfigurations().getInputPreProcess(i), i);
+      rules.add(ruleFor(net, net.getLayer(i), i, i == count - 1));
+    }
+    checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
+    if (net.getFlattenedGradients() == null) {
+      net.initGradientsView();
+    }
+    return new PerExampleClipper(net, mode, List.copyOf(rules));
+  }
+
+  public ClippingMode mode() {
+    return mode;
+  }
+
+  /** Clipped sum into a new array; see {@link #clippedSum(INDArray, INDArray, double, INDArray)}. */
+  public ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm) {
+    return clippedSum(features, labels, clipNorm, Nd4j.create(dataType(), 1, net.numParams()));
+  }
+
+  /**
+   * Computes Σ_i clip_C(g_i) for the batch and writes it into {@code target}.
+   *
+   * @param features one example per row (first dimension), as {@code net.output} takes them
+   * @param labels one example per row, as the output layer's loss takes them
+   * @param clipNorm C &gt; 0
+   * @param target row vector [1, net.numParams()], overwritten (may be {@code net.getFlattenedGradients()})
+   */
+  public ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target) {
+    checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "clipNorm must be finite and > 0, was %s", clipNorm);
+    checkArgument(features.size(0) == labels.size(0) && features.size(0) > 0,
+        "features and labels must have the same number (> 0) of examples, were %s and %s",
+        features.size(0), labels.size(0));
+    checkArgument(target.rank() == 2 && target.size(0) == 1 && target.size(1) == net.numParams(),
+        "target must be a row vector [1, %s], was %s", net.numParams(), Arrays.toString(target.shape()));
+    int n = (int) features.size(0);
+    backpropagate(features.castTo(dataType()), labels.castTo(dataType()), n);
+
+    List<INDArray> layerSq = new ArrayList<>(parameterisedLayers);
+    INDArray totalSq = Nd4j.zeros(dataType(), n, 1);
+    for (PerExampleLayer layer : layers) {
+      if (layer.hasParams()) {
+        INDArray sq = layer.squaredNorms();
+        layerSq.add(sq);
+        totalSq.addi(sq);
+      }
+    }
+    INDArray norms = Transforms.sqrt(totalSq, false);
+    int clipped;
+    List<INDArray> scales = new ArrayList<>(parameterisedLayers);
+    if (mode == ClippingMode.FLAT) {
+      INDArray scale = clipFactors(norms, clipNorm);
+      clipped = countBelowOne(scale);
+      layerSq.forEach(sq -> scales.add(scale));
+    } else {
+      double layerClipNorm = clipNorm / Math.sqrt(parameterisedLayers);
+      INDArray anyClipped = Nd4j.zeros(dataType(), n, 1);
+      for (INDArray sq : layerSq) {
+        INDArray scale = clipFactors(Transforms.sqrt(sq, true), layerClipNorm);
+        anyClipped.addi(scale.lt(1.0).castTo(dataType()));
+        scales.add(scale);
+      }
+      clipped = anyClipped.gt(0).castTo(DataType.INT32).sumNumber().intValue();
+    }
+    writeSums(scales, target);
+    return new ClippedGradientSum(target, norms.toDoubleVector(), clipped, clipNorm, mode);
+  }
+
+  private void backpropagate(INDArray features, INDArray labels, int n) {
+    LayerWorkspaceMgr workspaces = LayerWorkspaceMgr.noWorkspaces();
+    INDArray activation = features;
+    for (int i = 0; i < layers.size(); i++) {
+      InputPreProcessor pre = net.getLayerWiseConfigurations().getInputPreProcess(i);
+      if (pre != null) {
+        activation = pre.preProcess(activation, n, workspaces);
+      }
+      activation = layers.get(i).forward(activation);
+    }
+    int last = layers.size() - 1;
+    INDArray error = layers.get(last).backwardFromLabels(labels, last > 0);
+    for (int i = last; i >= 0; i--) {
+      if (i < last) {
+        error = layers.get(i).backward(error, i > 0);
+      }
+      InputPreProcessor pre = net.getLayerWiseConfigurations().getInputPreProcess(i);
+      if (pre != null && i > 0) {
+        error = pre.backprop(error, n, workspaces);
+      }
+    }
+  }
+
+  /** c_i = min(1, C/‖g_i‖), and 1 for a zero gradient. */
+  private static INDArray clipFactors(INDArray norms, double clipNorm) {
+    return Transforms.max(norms, clipNorm, true).rdivi(clipNorm);
+  }
+
+  private static int countBelowOne(INDArray scale) {
+    return scale.lt(1.0).castTo(DataType.INT32).sumNumber().intValue();
+  }
+
+  private void writeSums(List<INDArray> scales, INDArray target) {
+    long offset = 0;
+    int p = 0;
+    for (int i = 0; i < layers.size(); i++) {
+      Layer layer = net.getLayer(i);
+      long size = layer.numParams();
+      if (layers.get(i).hasParams()) {
+        INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(offset, offset + size));
+        Map<String, INDArray> views = layer.conf().getLayer().initializer()
+            .getGradientsFromFlattened(layer.conf(), slice);
+        layers.get(i).writeScaledSum(scales.get(p++), views);
+      }
+      offset += size;
+    }
+  }
+
+  private DataType dataType() {
+    return net.params().dataType();
+  }
+
+  private static PerExampleLayer ruleFor(MultiLayerNetwork net, Layer layer, int index, boolean last) {
+    org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
+    Class<?> type = conf.getClass();
+    if (conf instanceof BaseLayer) {
+      checkBaseLayer((BaseLayer) conf, index);
+    }
+    if (conf instanceof BatchNormalization) {
+      throw refused(conf, index, "BatchNormalization mixes the examples of a batch through its batch statistics, "
+          + "so per-example gradients (and the sensitivity bound of DP-SGD) do not exist; remove it and normalise "
+          + "the inputs instead, or use a network without batch statistics");
+    }
+    if (last != (type == OutputLayer.class || type == LossLayer.class)) {
+      throw refused(conf, index, last ? "the last layer must be an OutputLayer or a LossLayer"
+          : "an output layer is only supported as the last layer");
+    }
+    if (type == DenseLayer.class || type == OutputLayer.class) {
+      return new DenseGradients(net, layer);
+    }
+    if (type == LossLayer.class) {
+      return new LossLayerGradients((LossLayer) conf);
+    }
+    if (type == ConvolutionLayer.class) {
+      ConvolutionLayer conv = (ConvolutionLayer) conf;
+      checkArgument(conv.getCnn2dDataFormat() == CNN2DFormat.NCHW,
+          "%s: only the NCHW data format is supported, was %s", describe(conf, index), conv.getCnn2dDataFormat());
+      checkArgument(conf.getIDropout() == null, "%s: dropout on a ConvolutionLayer's input is not supported; "
+          + "put a DropoutLayer before it instead", describe(conf, index));
+      return new ConvolutionGradients(layer);
+    }
+    if (type == SubsamplingLayer.class || type == GlobalPoolingLayer.class || type == ActivationLayer.class
+        || type == DropoutLayer.class) {
+      return new NoParameterLayer(layer);
+    }
+    throw refused(conf, index, "per-example gradients are not implemented for this layer type; supported: "
+        + SUPPORTED);
+  }
+
+  private static void checkBaseLayer(BaseLayer conf, int index) {
+    GradientNormalization normalization = conf.getGradientNormalization();
+    checkArgument(normalization == null || normalization == GradientNormalization.None,
+        "%s: gradientNormalization %s acts on the batch gradient, not per example, and is not part of the "
+            + "DP-SGD mechanism; remove it (per-example clipping already bounds every gradient)",
+        describe(conf, index), normalization);
+    checkArgument(conf.getWeightNoise() == null, "%s: weight noise (DropConnect) is not supported by "
+        + "per-example clipping; use a DropoutLayer instead", describe(conf, index));
+    checkArgument(!(conf instanceof DenseLayer && ((DenseLayer) conf).hasLayerNorm()), "%s: layer normalisation (hasLayerNorm) is not supported by per-example "
+        + "clipping", describe(conf, index));
+  }
+
+  private static IllegalArgumentException refused(org.deeplearning4j.nn.conf.layers.Layer conf, int index,
+      String why) {
+    return new IllegalArgumentException(describe(conf, index) + ": " + why);
+  }
+
+  private static String describe(org.deeplearning4j.nn.conf.layers.Layer conf, int index) {
+    String name = conf.getLayerName() == null ? "" : " '" + conf.getLayerName() + "'";
+    return "layer " + index + name + " (" + conf.getClass().getSimpleName() + ")";
+  }
+
+  private static void checkPreprocessor(InputPreProcessor pre, int index) {
+    checkArgument(pre == null || pre instanceof CnnToFeedForwardPreProcessor
+            || pre instanceof FeedForwardToCnnPreProcessor,
+        "input preprocessor of layer %s (%s) is not supported by per-example clipping; supported: "
+            + "CnnToFeedForwardPreProcessor, FeedForwardToCnnPreProcessor",
+        index, pre == null ? "" : pre.getClass().getSimpleName());
+  }
+}
