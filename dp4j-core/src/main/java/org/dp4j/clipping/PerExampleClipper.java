@@ -107,19 +107,24 @@ public final class PerExampleClipper {
   /**
    * Computes Σ_i clip_C(g_i) for the batch and writes it into {@code target}.
    *
-   * @param features one example per row (first dimension), as {@code net.output} takes them
+   * @param features one example per row (first dimension), as {@code net.output} takes them; may have 0 rows
    * @param labels one example per row, as the output layer's loss takes them
    * @param clipNorm C &gt; 0
    * @param target row vector [1, net.numParams()], overwritten (may be {@code net.getFlattenedGradients()})
    */
   public ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target) {
     checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "clipNorm must be finite and > 0, was %s", clipNorm);
-    checkArgument(features.size(0) == labels.size(0) && features.size(0) > 0,
-        "features and labels must have the same number (> 0) of examples, were %s and %s",
+    checkArgument(features.size(0) == labels.size(0),
+        "features and labels must have the same number of examples, were %s and %s",
         features.size(0), labels.size(0));
     checkArgument(target.rank() == 2 && target.size(0) == 1 && target.size(1) == net.numParams(),
         "target must be a row vector [1, %s], was %s", net.numParams(), Arrays.toString(target.shape()));
     int n = (int) features.size(0);
+    if (n == 0) {
+      // An empty Poisson batch: the sum is zero (the DP step still adds its noise).
+      target.assign(0.0);
+      return new ClippedGradientSum(target, new double[0], 0, clipNorm, mode);
+    }
     backpropagate(features.castTo(dataType()), labels.castTo(dataType()), n);
 
     List<INDArray> layerSq = new ArrayList<>(parameterisedLayers);
