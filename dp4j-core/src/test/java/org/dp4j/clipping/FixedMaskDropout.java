@@ -34,6 +34,16 @@ final class FixedMaskDropout implements IDropout {
   }
 
   @Override
+  public boolean equals(Object o) {
+    return o instanceof FixedMaskDropout;
+  }
+
+  @Override
+  public int hashCode() {
+    return FixedMaskDropout.class.hashCode();
+  }
+
+  @Override
   public IDropout clone() {
     return new FixedMaskDropout();
   }
