@@ -3,27 +3,57 @@ package org.dp4j.updater;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Arrays;
+import org.apache.commons.math3.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
+/**
+ * The sampler against the normal distribution of commons-math (an independent implementation of Φ) and tail
+ * masses from scipy.stats.norm. Every tolerance is at least 4.5 standard errors, so a correct sampler fails with
+ * probability below about 1e-5 per assertion.
+ */
 class SecureGaussianNoiseTest {
-  private static final int N = 200_001;   // odd, to exercise the unpaired last normal
+  private static final int N = 400_001;   // odd, to exercise a non-paired length
+
+  private static double[] standardNormals(NoiseSource noise, double std) {
+    INDArray target = Nd4j.zeros(DataType.DOUBLE, 1, N).addi(3.0);
+    noise.addGaussian(target, std);
+    return target.sub(3.0).divi(std).toDoubleVector();
+  }
 
   @Test
-  void momentsAndOneSigmaMassMatchTheNormalDistribution() {
-    double std = 2.5;
-    INDArray target = Nd4j.zeros(DataType.DOUBLE, 1, N).addi(3.0);
-    new SecureGaussianNoise().addGaussian(target, std);
-    INDArray z = target.sub(3.0).divi(std);
-    // Tolerances are 6 standard errors of each estimator, so a correct sampler fails with probability < 1e-8.
-    assertThat(z.meanNumber().doubleValue()).isCloseTo(0.0, within(6 / Math.sqrt(N)));
-    assertThat(z.varNumber().doubleValue()).isCloseTo(1.0, within(6 * Math.sqrt(2.0 / N)));
-    // P(|Z| <= 1) = erf(1/sqrt 2) = 0.6826894921370859 (scipy.special.erf).
-    double mass = z.dup().muli(z).lte(1.0).castTo(DataType.DOUBLE).meanNumber().doubleValue();
-    double p = 0.6826894921370859;
-    assertThat(mass).isCloseTo(p, within(6 * Math.sqrt(p * (1 - p) / N)));
+  void kolmogorovDistanceMomentsAndTailsMatchTheNormalDistribution() {
+    double[] z = standardNormals(new SecureGaussianNoise(), 2.5);
+    double mean = Arrays.stream(z).average().orElseThrow();
+    double variance = Arrays.stream(z).map(v -> (v - mean) * (v - mean)).sum() / (N - 1);
+    assertThat(mean).isCloseTo(0.0, within(5 / Math.sqrt(N)));
+    assertThat(variance).isCloseTo(1.0, within(5 * Math.sqrt(2.0 / N)));
+
+    // Kolmogorov–Smirnov distance; 1.95/sqrt(N) is the 0.1% critical value.
+    double[] sorted = z.clone();
+    Arrays.sort(sorted);
+    NormalDistribution phi = new NormalDistribution(0, 1);
+    double distance = 0;
+    for (int i = 0; i < N; i++) {
+      double cdf = phi.cumulativeProbability(sorted[i]);
+      distance = Math.max(distance, Math.max(cdf - (double) i / N, (i + 1.0) / N - cdf));
+    }
+    assertThat(distance).isLessThan(1.95 / Math.sqrt(N));
+
+    // The ziggurat's tail branch starts at R = 3.442619855899: P(|Z| > R) = 5.761085123916392e-4 and
+    // P(|Z| > 4) = 6.334248366623973e-5 (scipy.stats.norm.sf).
+    assertTailMass(z, 3.442619855899, 5.761085123916392e-4);
+    assertTailMass(z, 4.0, 6.334248366623973e-5);
+    // P(|Z| <= 1) = 0.6826894921370859.
+    assertTailMass(z, 1.0, 1 - 0.6826894921370859);
+  }
+
+  private static void assertTailMass(double[] z, double threshold, double p) {
+    double observed = Arrays.stream(z).filter(v -> Math.abs(v) > threshold).count() / (double) N;
+    assertThat(observed).as("P(|Z| > %s)", threshold).isCloseTo(p, within(4.5 * Math.sqrt(p * (1 - p) / N)));
   }
 
   @Test
@@ -36,5 +66,13 @@ class SecureGaussianNoiseTest {
     assertThat(a.dataType()).isEqualTo(DataType.FLOAT);
     assertThat(a.neq(0.0).castTo(DataType.INT32).sumNumber().intValue()).isEqualTo(20);
     assertThat(a).isNotEqualTo(b);
+  }
+
+  @Test
+  void seededNoiseIsReproducibleAndDistributedAlike() {
+    double[] first = standardNormals(SeededGaussianNoise.forTestsOnly(11), 1.0);
+    double[] again = standardNormals(SeededGaussianNoise.forTestsOnly(11), 1.0);
+    assertThat(Arrays.equals(again, first)).as("same seed, same noise").isTrue();
+    assertTailMass(first, 1.0, 1 - 0.6826894921370859);
   }
 }
