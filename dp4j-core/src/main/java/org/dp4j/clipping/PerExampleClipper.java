@@ -25,6 +25,12 @@ import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.memory.conf.WorkspaceConfiguration;
+import org.nd4j.linalg.api.memory.enums.AllocationPolicy;
+import org.nd4j.linalg.api.memory.enums.LearningPolicy;
+import org.nd4j.linalg.api.memory.enums.ResetPolicy;
+import org.nd4j.linalg.api.memory.enums.SpillPolicy;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -56,6 +62,11 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 public final class PerExampleClipper {
   private static final String SUPPORTED = "DenseLayer, OutputLayer, LossLayer, ConvolutionLayer (2D, NCHW), "
       + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer";
+
+  private static final String WORKSPACE_ID = "DP4J_PER_EXAMPLE_CLIPPING";
+  private static final WorkspaceConfiguration WORKSPACE = WorkspaceConfiguration.builder()
+      .policyAllocation(AllocationPolicy.STRICT).policyLearning(LearningPolicy.FIRST_LOOP)
+      .policyReset(ResetPolicy.BLOCK_LEFT).policySpill(SpillPolicy.REALLOCATE).build();
 
   private final MultiLayerNetwork net;
   private final ClippingMode mode;
@@ -125,8 +136,15 @@ public final class PerExampleClipper {
       target.assign(0.0);
       return new ClippedGradientSum(target, new double[0], 0, clipNorm, mode);
     }
-    backpropagate(features.castTo(dataType()), labels.castTo(dataType()), n);
+    // Intermediate arrays live in a workspace reused across calls (as DL4J's own fit does); only the target
+    // and plain Java values leave it.
+    try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().getAndActivateWorkspace(WORKSPACE, WORKSPACE_ID)) {
+      backpropagate(features.castTo(dataType()), labels.castTo(dataType()), n);
+      return clipAndSum(n, clipNorm, target);
+    }
+  }
 
+  private ClippedGradientSum clipAndSum(int n, double clipNorm, INDArray target) {
     List<INDArray> layerSq = new ArrayList<>(parameterisedLayers);
     INDArray totalSq = Nd4j.zeros(dataType(), n, 1);
     for (PerExampleLayer layer : layers) {

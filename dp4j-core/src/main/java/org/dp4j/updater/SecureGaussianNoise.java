@@ -2,6 +2,8 @@ package org.dp4j.updater;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
 import java.security.SecureRandom;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -43,20 +45,21 @@ public final class SecureGaussianNoise implements NoiseSource {
     if (length == 0 || std == 0) {
       return;
     }
-    INDArray noise;
-    if (target.dataType() == DataType.DOUBLE) {
-      double[] values = new double[length];
+    // Written straight into native memory: no Java array and no copy.
+    INDArray noise = Nd4j.createUninitializedDetached(
+        target.dataType() == DataType.DOUBLE ? DataType.DOUBLE : DataType.FLOAT, length);
+    if (noise.dataType() == DataType.DOUBLE) {
+      DoubleBuffer values = noise.data().asNioDouble();
       for (int i = 0; i < length; i++) {
-        values[i] = std * ZigguratGaussian.next(bits);
+        values.put(i, std * ZigguratGaussian.next(bits));
       }
-      noise = Nd4j.createFromArray(values);
     } else {
-      float[] values = new float[length];
+      FloatBuffer values = noise.data().asNioFloat();
       for (int i = 0; i < length; i++) {
-        values[i] = (float) (std * ZigguratGaussian.next(bits));
+        values.put(i, (float) (std * ZigguratGaussian.next(bits)));
       }
-      noise = Nd4j.createFromArray(values).castTo(target.dataType());
     }
+    noise = noise.castTo(target.dataType());
     target.addi(noise.reshape(target.ordering(), target.shape()));
   }
 }

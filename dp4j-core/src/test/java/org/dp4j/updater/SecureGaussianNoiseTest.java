@@ -52,20 +52,24 @@ class SecureGaussianNoiseTest {
   }
 
   private static void assertTailMass(double[] z, double threshold, double p) {
-    double observed = Arrays.stream(z).filter(v -> Math.abs(v) > threshold).count() / (double) N;
-    assertThat(observed).as("P(|Z| > %s)", threshold).isCloseTo(p, within(4.5 * Math.sqrt(p * (1 - p) / N)));
+    double observed = Arrays.stream(z).filter(v -> Math.abs(v) > threshold).count() / (double) z.length;
+    assertThat(observed).as("P(|Z| > %s)", threshold)
+        .isCloseTo(p, within(4.5 * Math.sqrt(p * (1 - p) / z.length)));
   }
 
   @Test
-  void floatTargetsAndFreshNoisePerCall() {
-    INDArray a = Nd4j.zeros(DataType.FLOAT, 4, 5);
-    INDArray b = Nd4j.zeros(DataType.FLOAT, 4, 5);
+  void floatTargetsGetTheSameDistributionAndFreshNoisePerCall() {
+    INDArray a = Nd4j.zeros(DataType.FLOAT, 100, 1000);
+    INDArray b = Nd4j.zeros(DataType.FLOAT, 100, 1000);
     SecureGaussianNoise noise = new SecureGaussianNoise();
-    noise.addGaussian(a, 1.0);
-    noise.addGaussian(b, 1.0);
+    noise.addGaussian(a, 0.5);
+    noise.addGaussian(b, 0.5);
     assertThat(a.dataType()).isEqualTo(DataType.FLOAT);
-    assertThat(a.neq(0.0).castTo(DataType.INT32).sumNumber().intValue()).isEqualTo(20);
-    assertThat(a).isNotEqualTo(b);
+    double[] z = a.castTo(DataType.DOUBLE).divi(0.5).ravel().toDoubleVector();
+    assertThat(Arrays.stream(z).map(v -> v * v).average().orElseThrow())
+        .isCloseTo(1.0, within(5 * Math.sqrt(2.0 / z.length)));
+    assertTailMass(z, 1.0, 1 - 0.6826894921370859);
+    assertThat(a.eq(b).castTo(DataType.INT32).sumNumber().intValue()).isZero();
   }
 
   @Test
