@@ -7,6 +7,7 @@ import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.params.ConvolutionParamInitializer;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.deeplearning4j.util.ConvolutionUtils;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.convolution.Convolution;
 import org.nd4j.linalg.factory.Nd4j;
@@ -16,22 +17,25 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * {@code ConvolutionLayer} (2D, NCHW, any kernel/stride/padding/dilation and {@link ConvolutionMode}): with the
  * im2col patches X_i [P, K] of example i (P output positions, K = inChannels·kH·kW) and its error δ_i [P, out],
  * the weight gradient is G_i = δ_iᵀ X_i and the bias gradient is δ_iᵀ1. G_i is materialised for a chunk of
- * examples at a time (one batched matrix product, memory bounded by {@link #CHUNK_ELEMENTS}); the scaled sum
+ * examples at a time (one batched matrix product, memory bounded by {@link #CHUNK_ELEMENTS} by default); the scaled sum
  * Σ c_i G_i = (c ⊙ δ)ᵀ X is one matrix product over the batch (Opacus {@code grad_sample/conv.py}).
  * The error for the layer below comes from DL4J's own {@code backpropGradient}.
  */
 final class ConvolutionGradients implements PerExampleLayer {
-  /** Upper bound on the elements of the per-example weight gradients held at once. */
+  /** Default upper bound on the elements of the per-example weight gradients held at once (32 MiB in double). */
   static final long CHUNK_ELEMENTS = 1L << 22;
+  private static final String CHUNK_WORKSPACE_ID = "DP4J_CONVOLUTION_CHUNK";
 
   private final Layer layer;
   private final ConvolutionLayer conf;
+  private final long chunkElements;
   private INDArray patches;     // [n, P, K]
   private INDArray preActivation;
   private INDArray delta;       // [n, P, out]
 
-  ConvolutionGradients(Layer layer) {
+  ConvolutionGradients(Layer layer, long chunkElements) {
     this.layer = layer;
+    this.chunkElements = chunkElements;
     this.conf = (ConvolutionLayer) layer.conf().getLayer();
   }
 
@@ -92,15 +96,20 @@ final class ConvolutionGradients implements PerExampleLayer {
   public INDArray squaredNorms() {
     long n = delta.size(0);
     long perExample = delta.size(2) * patches.size(2);
-    long chunk = Math.max(1, Math.min(n, CHUNK_ELEMENTS / perExample));
+    long chunk = Math.max(1, Math.min(n, chunkElements / perExample));
     INDArray result = Nd4j.create(delta.dataType(), n, 1);
     for (long start = 0; start < n; start += chunk) {
-      long end = Math.min(n, start + chunk);
-      INDArray d = delta.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
-      INDArray x = patches.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
-      INDArray g = Nd4j.matmul(d, x, true, false, false);    // [m, out, K]
-      INDArray sq = g.norm2(1, 2);
-      result.get(NDArrayIndex.interval(start, end), NDArrayIndex.all()).assign(sq.muli(sq).reshape(end - start, 1));
+      // One chunk's per-example gradients at a time: a nested workspace reused by every chunk bounds the memory.
+      try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager()
+          .getAndActivateWorkspace(PerExampleClipper.WORKSPACE, CHUNK_WORKSPACE_ID)) {
+        long end = Math.min(n, start + chunk);
+        INDArray d = delta.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
+        INDArray x = patches.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
+        INDArray g = Nd4j.matmul(d, x, true, false, false);    // [m, out, K]
+        INDArray sq = g.norm2(1, 2);
+        result.get(NDArrayIndex.interval(start, end), NDArrayIndex.all())
+            .assign(sq.muli(sq).reshape(end - start, 1));
+      }
     }
     if (conf.hasBias()) {
       INDArray biasSq = delta.sum(1).norm2(1);

@@ -64,7 +64,8 @@ public final class PerExampleClipper {
       + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer";
 
   private static final String WORKSPACE_ID = "DP4J_PER_EXAMPLE_CLIPPING";
-  private static final WorkspaceConfiguration WORKSPACE = WorkspaceConfiguration.builder()
+  /** Learns its size on the first pass and is reused afterwards (like DL4J's own training workspaces). */
+  static final WorkspaceConfiguration WORKSPACE = WorkspaceConfiguration.builder()
       .policyAllocation(AllocationPolicy.STRICT).policyLearning(LearningPolicy.FIRST_LOOP)
       .policyReset(ResetPolicy.BLOCK_LEFT).policySpill(SpillPolicy.REALLOCATE).build();
 
@@ -91,13 +92,18 @@ public final class PerExampleClipper {
    * @throws IllegalArgumentException naming the first layer whose per-example gradient is not supported
    */
   public static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode) {
+    return of(net, mode, ConvolutionGradients.CHUNK_ELEMENTS);
+  }
+
+  /** As {@link #of(MultiLayerNetwork, ClippingMode)}, with the convolution chunk bound (elements) given. */
+  static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode, long convolutionChunkElements) {
     checkArgument(net.params() != null, "network must be initialised (call net.init()) before building a clipper");
     int count = net.getnLayers();
     checkArgument(count > 0, "network has no layers");
     List<PerExampleLayer> rules = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       checkPreprocessor(net.getLayerWiseConfigurations().getInputPreProcess(i), i);
-      rules.add(ruleFor(net, net.getLayer(i), i, i == count - 1));
+      rules.add(ruleFor(net, net.getLayer(i), i, i == count - 1, convolutionChunkElements));
     }
     checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
     if (net.getFlattenedGradients() == null) {
@@ -227,7 +233,8 @@ public final class PerExampleClipper {
     return net.params().dataType();
   }
 
-  private static PerExampleLayer ruleFor(MultiLayerNetwork net, Layer layer, int index, boolean last) {
+  private static PerExampleLayer ruleFor(MultiLayerNetwork net, Layer layer, int index, boolean last,
+      long convolutionChunkElements) {
     org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
     Class<?> type = conf.getClass();
     if (conf instanceof BaseLayer) {
@@ -254,7 +261,7 @@ public final class PerExampleClipper {
           "%s: only the NCHW data format is supported, was %s", describe(conf, index), conv.getCnn2dDataFormat());
       checkArgument(conf.getIDropout() == null, "%s: dropout on a ConvolutionLayer's input is not supported; "
           + "put a DropoutLayer before it instead", describe(conf, index));
-      return new ConvolutionGradients(layer);
+      return new ConvolutionGradients(layer, convolutionChunkElements);
     }
     if (type == SubsamplingLayer.class || type == GlobalPoolingLayer.class || type == ActivationLayer.class
         || type == DropoutLayer.class) {

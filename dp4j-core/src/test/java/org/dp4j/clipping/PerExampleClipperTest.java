@@ -9,8 +9,10 @@ import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.DropoutLayer;
 import org.deeplearning4j.nn.conf.layers.LSTM;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.PoolingType;
 import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,8 +47,13 @@ class PerExampleClipperTest {
   }
 
   private static void assertMatchesReference(MultiLayerNetwork net, INDArray x, INDArray y, ClippingMode mode) {
+    assertMatchesReference(PerExampleClipper.of(net, mode), net, x, y, mode);
+  }
+
+  private static void assertMatchesReference(PerExampleClipper clipper, MultiLayerNetwork net, INDArray x,
+      INDArray y, ClippingMode mode) {
     double clip = medianNorm(net, x, y);
-    ClippedGradientSum fast = PerExampleClipper.of(net, mode).clippedSum(x, y, clip);
+    ClippedGradientSum fast = clipper.clippedSum(x, y, clip);
     ClippedGradientSum exact = ExactPerExampleGradients.clippedSum(net, x, y, clip, mode);
     double[] fastNorms = fast.perExampleNorms();
     double[] exactNorms = exact.perExampleNorms();
@@ -101,6 +108,38 @@ class PerExampleClipperTest {
         ConvolutionMode.Same), x, y, ClippingMode.FLAT);
     assertMatchesReference(TinyNetworks.cnnIntoDense(), TinyNetworks.features(9, 8, 2, 6, 6),
         TinyNetworks.labels(10, 8, 2, false), ClippingMode.FLAT);
+  }
+
+  @Test
+  void otherPoolingTypesAndOneExamplePerConvolutionChunkMatchReference() {
+    INDArray x = TinyNetworks.features(13, 7, 49);
+    INDArray y = TinyNetworks.labels(14, 7, 3, true);
+    MultiLayerNetwork net = TinyNetworks.cnn(new int[] {1, 2}, new int[] {1, 0}, new int[] {1, 1},
+        ConvolutionMode.Truncate, PoolingType.AVG, PoolingType.MAX);
+    assertMatchesReference(net, x, y, ClippingMode.FLAT);
+    // A bound of one element forces chunks of a single example.
+    assertMatchesReference(PerExampleClipper.of(net, ClippingMode.FLAT, 1), net, x, y, ClippingMode.FLAT);
+    assertMatchesReference(TinyNetworks.cnn(new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1},
+        ConvolutionMode.Same, PoolingType.PNORM, PoolingType.SUM), x, y, ClippingMode.FLAT);
+  }
+
+  @Test
+  void stochasticDropoutStillBoundsEveryExample() {
+    // DL4J's own random dropout: the reference cannot replay the masks, but every clipped example must obey C.
+    MultiLayerNetwork net = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
+        .layer(new DenseLayer.Builder().nIn(6).nOut(8).activation(Activation.RELU).dropOut(0.8).build())
+        .layer(new DropoutLayer.Builder(0.5).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.feedForward(6)).build());
+    PerExampleClipper clipper = PerExampleClipper.of(net);
+    INDArray x = TinyNetworks.features(15, 12, 6);
+    INDArray y = TinyNetworks.labels(16, 12, 3, true);
+    ClippedGradientSum batch = clipper.clippedSum(x, y, 0.05);
+    assertThat(batch.sum().norm2Number().doubleValue()).isLessThanOrEqualTo(12 * 0.05 * (1 + 1e-12));
+    for (int i = 0; i < 12; i++) {
+      assertThat(clipper.clippedSum(x.getRow(i, true), y.getRow(i, true), 0.05).sum().norm2Number().doubleValue())
+          .isLessThanOrEqualTo(0.05 * (1 + 1e-12));
+    }
   }
 
   @ParameterizedTest

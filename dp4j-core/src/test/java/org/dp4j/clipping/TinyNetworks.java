@@ -61,13 +61,19 @@ public final class TinyNetworks {
 
   /** Flat 1×7×7 input → conv → max pool → conv (given stride/padding/dilation/mode) → avg global pool → output. */
   public static MultiLayerNetwork cnn(int[] stride, int[] padding, int[] dilation, ConvolutionMode mode) {
+    return cnn(stride, padding, dilation, mode, PoolingType.MAX, PoolingType.AVG);
+  }
+
+  /** As above with the pooling types of the subsampling and global pooling layers given. */
+  public static MultiLayerNetwork cnn(int[] stride, int[] padding, int[] dilation, ConvolutionMode mode,
+      PoolingType subsampling, PoolingType global) {
     return init(base(new Sgd(0.1))
         .layer(new ConvolutionLayer.Builder(3, 3).nOut(2).activation(Activation.ELU)
             .convolutionMode(ConvolutionMode.Truncate).build())
-        .layer(new SubsamplingLayer.Builder(PoolingType.MAX).kernelSize(2, 2).stride(1, 1).build())
+        .layer(new SubsamplingLayer.Builder(subsampling).kernelSize(2, 2).stride(1, 1).pnorm(3).build())
         .layer(new ConvolutionLayer.Builder(2, 2).nOut(3).stride(stride).padding(padding).dilation(dilation)
             .convolutionMode(mode).activation(Activation.TANH).build())
-        .layer(new GlobalPoolingLayer.Builder(PoolingType.AVG).build())
+        .layer(new GlobalPoolingLayer.Builder(global).build())
         .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
         .setInputType(InputType.convolutionalFlat(7, 7, 1)).build());
   }

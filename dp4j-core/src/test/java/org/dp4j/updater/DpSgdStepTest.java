@@ -23,6 +23,7 @@ import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.learning.config.Adam;
 import org.nd4j.linalg.learning.config.Sgd;
 import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
@@ -107,6 +108,27 @@ class DpSgdStepTest {
     assertThat(iterations).containsExactly(0, 1, 2);
     assertThat(net.params().sub(before).amaxNumber().doubleValue()).isPositive();
     assertThat(net.getUpdater().getStateViewArray().amaxNumber().doubleValue()).isPositive();
+  }
+
+  @Test
+  void learnsALinearlySeparableProblemDespiteTheNoise() {
+    DpSgd dp = DpSgd.builder().clipNorm(1).noiseMultiplier(0.5).expectedBatchSize(50).baseUpdater(new Sgd(0.5))
+        .build();
+    MultiLayerNetwork net = TinyNetworks.init(TinyNetworks.base(dp)
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(4).nOut(2).activation(Activation.SOFTMAX).build())
+        .build());
+    INDArray x = TinyNetworks.features(90, 200, 4);
+    INDArray direction = Nd4j.createFromArray(1.0, -2.0, 0.5, 1.5).reshape(4, 1);
+    INDArray positive = x.mmul(direction).gt(0.0).castTo(DataType.DOUBLE);
+    INDArray y = Nd4j.hstack(positive, positive.rsub(1.0));
+    DpSgdStep step = DpSgdStep.of(net, SeededGaussianNoise.forTestsOnly(91));
+    for (int epoch = 0; epoch < 25; epoch++) {
+      for (int b = 0; b < 4; b++) {
+        step.apply(x.get(NDArrayIndex.interval(50 * b, 50 * b + 50)), y.get(NDArrayIndex.interval(50 * b, 50 * b + 50)));
+      }
+    }
+    double accuracy = net.output(x).argMax(1).eq(y.argMax(1)).castTo(DataType.DOUBLE).meanNumber().doubleValue();
+    assertThat(accuracy).isGreaterThan(0.9);
   }
 
   @Test
