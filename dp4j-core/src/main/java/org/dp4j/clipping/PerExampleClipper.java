@@ -7,21 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
-import org.deeplearning4j.nn.conf.CNN2DFormat;
-import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
-import org.deeplearning4j.nn.conf.layers.ActivationLayer;
-import org.deeplearning4j.nn.conf.layers.BaseLayer;
-import org.deeplearning4j.nn.conf.layers.BatchNormalization;
-import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
-import org.deeplearning4j.nn.conf.layers.DenseLayer;
-import org.deeplearning4j.nn.conf.layers.DropoutLayer;
-import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
-import org.deeplearning4j.nn.conf.layers.LossLayer;
-import org.deeplearning4j.nn.conf.layers.OutputLayer;
-import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
-import org.deeplearning4j.nn.conf.preprocessor.CnnToFeedForwardPreProcessor;
-import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -60,9 +46,6 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * one-example-at-a-time reference used by the tests.
  */
 public final class PerExampleClipper {
-  private static final String SUPPORTED = "DenseLayer, OutputLayer, LossLayer, ConvolutionLayer (2D, NCHW), "
-      + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer";
-
   private static final String WORKSPACE_ID = "DP4J_PER_EXAMPLE_CLIPPING";
   /** Learns its size on the first pass and is reused afterwards (like DL4J's own training workspaces). */
   static final WorkspaceConfiguration WORKSPACE = WorkspaceConfiguration.builder()
@@ -98,18 +81,11 @@ public final class PerExampleClipper {
   /** As {@link #of(MultiLayerNetwork, ClippingMode)}, with the convolution chunk bound (elements) given. */
   static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode, long convolutionChunkElements) {
     checkArgument(net.params() != null, "network must be initialised (call net.init()) before building a clipper");
-    int count = net.getnLayers();
-    checkArgument(count > 0, "network has no layers");
-    List<PerExampleLayer> rules = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      checkPreprocessor(net.getLayerWiseConfigurations().getInputPreProcess(i), i);
-      rules.add(ruleFor(net, net.getLayer(i), i, i == count - 1, convolutionChunkElements));
-    }
-    checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
+    List<PerExampleLayer> rules = LayerRules.forNetwork(net, convolutionChunkElements);
     if (net.getFlattenedGradients() == null) {
       net.initGradientsView();
     }
-    return new PerExampleClipper(net, mode, List.copyOf(rules));
+    return new PerExampleClipper(net, mode, rules);
   }
 
   public ClippingMode mode() {
@@ -161,6 +137,11 @@ public final class PerExampleClipper {
       }
     }
     INDArray norms = Transforms.sqrt(totalSq, false);
+    double normSum = norms.sumNumber().doubleValue();
+    if (!Double.isFinite(normSum)) {
+      throw new IllegalStateException("a per-example gradient norm is NaN or infinite (sum of norms " + normSum
+          + "): the training diverged; lower the learning rate or check the inputs");
+    }
     int clipped;
     List<INDArray> scales = new ArrayList<>(parameterisedLayers);
     if (mode == ClippingMode.FLAT) {
@@ -231,73 +212,5 @@ public final class PerExampleClipper {
 
   private DataType dataType() {
     return net.params().dataType();
-  }
-
-  private static PerExampleLayer ruleFor(MultiLayerNetwork net, Layer layer, int index, boolean last,
-      long convolutionChunkElements) {
-    org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
-    Class<?> type = conf.getClass();
-    if (conf instanceof BaseLayer) {
-      checkBaseLayer((BaseLayer) conf, index);
-    }
-    if (conf instanceof BatchNormalization) {
-      throw refused(conf, index, "BatchNormalization mixes the examples of a batch through its batch statistics, "
-          + "so per-example gradients (and the sensitivity bound of DP-SGD) do not exist; remove it and normalise "
-          + "the inputs instead, or use a network without batch statistics");
-    }
-    if (last != (type == OutputLayer.class || type == LossLayer.class)) {
-      throw refused(conf, index, last ? "the last layer must be an OutputLayer or a LossLayer"
-          : "an output layer is only supported as the last layer");
-    }
-    if (type == DenseLayer.class || type == OutputLayer.class) {
-      return new DenseGradients(net, layer);
-    }
-    if (type == LossLayer.class) {
-      return new LossLayerGradients((LossLayer) conf);
-    }
-    if (type == ConvolutionLayer.class) {
-      ConvolutionLayer conv = (ConvolutionLayer) conf;
-      checkArgument(conv.getCnn2dDataFormat() == CNN2DFormat.NCHW,
-          "%s: only the NCHW data format is supported, was %s", describe(conf, index), conv.getCnn2dDataFormat());
-      checkArgument(conf.getIDropout() == null, "%s: dropout on a ConvolutionLayer's input is not supported; "
-          + "put a DropoutLayer before it instead", describe(conf, index));
-      return new ConvolutionGradients(layer, convolutionChunkElements);
-    }
-    if (type == SubsamplingLayer.class || type == GlobalPoolingLayer.class || type == ActivationLayer.class
-        || type == DropoutLayer.class) {
-      return new NoParameterLayer(layer);
-    }
-    throw refused(conf, index, "per-example gradients are not implemented for this layer type; supported: "
-        + SUPPORTED);
-  }
-
-  private static void checkBaseLayer(BaseLayer conf, int index) {
-    GradientNormalization normalization = conf.getGradientNormalization();
-    checkArgument(normalization == null || normalization == GradientNormalization.None,
-        "%s: gradientNormalization %s acts on the batch gradient, not per example, and is not part of the "
-            + "DP-SGD mechanism; remove it (per-example clipping already bounds every gradient)",
-        describe(conf, index), normalization);
-    checkArgument(conf.getWeightNoise() == null, "%s: weight noise (DropConnect) is not supported by "
-        + "per-example clipping; use a DropoutLayer instead", describe(conf, index));
-    checkArgument(!(conf instanceof DenseLayer && ((DenseLayer) conf).hasLayerNorm()), "%s: layer normalisation (hasLayerNorm) is not supported by per-example "
-        + "clipping", describe(conf, index));
-  }
-
-  private static IllegalArgumentException refused(org.deeplearning4j.nn.conf.layers.Layer conf, int index,
-      String why) {
-    return new IllegalArgumentException(describe(conf, index) + ": " + why);
-  }
-
-  private static String describe(org.deeplearning4j.nn.conf.layers.Layer conf, int index) {
-    String name = conf.getLayerName() == null ? "" : " '" + conf.getLayerName() + "'";
-    return "layer " + index + name + " (" + conf.getClass().getSimpleName() + ")";
-  }
-
-  private static void checkPreprocessor(InputPreProcessor pre, int index) {
-    checkArgument(pre == null || pre instanceof CnnToFeedForwardPreProcessor
-            || pre instanceof FeedForwardToCnnPreProcessor,
-        "input preprocessor of layer %s (%s) is not supported by per-example clipping; supported: "
-            + "CnnToFeedForwardPreProcessor, FeedForwardToCnnPreProcessor",
-        index, pre == null ? "" : pre.getClass().getSimpleName());
   }
 }
