@@ -64,7 +64,8 @@ public final class DpSgdStep {
   public static DpSgdStep of(MultiLayerNetwork net, NoiseSource noise) {
     checkArgument(noise != null, "noise source must not be null");
     checkArgument(net.params() != null, "network must be initialised (call net.init())");
-    return new DpSgdStep(net, sharedConfig(net), noise);
+    // clone() goes through the builder, so a configuration edited in JSON is validated again here.
+    return new DpSgdStep(net, sharedConfig(net).clone(), noise);
   }
 
   public DpSgd config() {

@@ -78,10 +78,11 @@ public final class TinyNetworks {
         .setInputType(InputType.convolutionalFlat(7, 7, 1)).build());
   }
 
-  /** Conv → CnnToFeedForward preprocessor → dense → output. */
+  /** Conv without bias → CnnToFeedForward preprocessor → dense → output. */
   public static MultiLayerNetwork cnnIntoDense() {
     return init(base(new Sgd(0.1))
-        .layer(new ConvolutionLayer.Builder(3, 3).nOut(2).stride(2, 2).activation(Activation.RELU).build())
+        .layer(new ConvolutionLayer.Builder(3, 3).nOut(2).stride(2, 2).hasBias(false).activation(Activation.RELU)
+            .build())
         .layer(new DenseLayer.Builder().nOut(4).activation(Activation.TANH).build())
         .layer(new OutputLayer.Builder(LossFunction.MSE).nOut(2).activation(Activation.IDENTITY).build())
         .setInputType(InputType.convolutional(6, 6, 2)).build());
