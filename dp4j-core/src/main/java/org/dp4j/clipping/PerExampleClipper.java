@@ -107,6 +107,7 @@ public final class PerExampleClipper {
    */
   public ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target) {
     checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "clipNorm must be finite and > 0, was %s", clipNorm);
+    checkArgument(features != null && labels != null, "features and labels must not be null");
     checkArgument(features.size(0) == labels.size(0),
         "features and labels must have the same number of examples, were %s and %s",
         features.size(0), labels.size(0));

@@ -24,7 +24,8 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  * OMP_NUM_THREADS=1 java -cp dp4j-core/target/test-classes:dp4j-core/target/classes:$CP \
  *     org.dp4j.updater.DpSgdStepBenchmark [rounds]
  * </pre>
- * Blocks of both are interleaved and the medians compared, so load from other processes hits both alike.
+ * Blocks of each are interleaved; min, 10th percentile and median per step are printed (on a shared machine the
+ * low quantiles are the most reproducible).
  */
 public final class DpSgdStepBenchmark {
   private static final int BATCH = 256;
@@ -45,18 +46,19 @@ public final class DpSgdStepBenchmark {
     return net;
   }
 
-  private static double millisPerStep(Runnable step) {
-    long start = System.nanoTime();
+  /** Times {@code BLOCK} single steps into {@code out} starting at {@code from}. */
+  private static void timeSteps(Runnable step, double[] out, int from) {
     for (int i = 0; i < BLOCK; i++) {
+      long start = System.nanoTime();
       step.run();
+      out[from + i] = (System.nanoTime() - start) / 1e6;
     }
-    return (System.nanoTime() - start) / 1e6 / BLOCK;
   }
 
-  private static double median(double[] xs) {
+  private static double quantile(double[] xs, double q) {
     double[] s = xs.clone();
     Arrays.sort(s);
-    return s[s.length / 2];
+    return s[(int) Math.floor(q * (s.length - 1))];
   }
 
   public static void main(String[] args) {
@@ -80,33 +82,36 @@ public final class DpSgdStepBenchmark {
     Runnable dpStep = () -> step.apply(x, y);
     Runnable clipOnly = () -> clipper.clippedSum(x, y, 1.0);
     Runnable noiseOnly = () -> noise.addGaussian(noiseTarget, 1.1);
-    for (int i = 0; i < 3; i++) {   // warm-up
-      millisPerStep(fit);
-      millisPerStep(dpStep);
-      millisPerStep(clipOnly);
-      millisPerStep(noiseOnly);
+    int samples = rounds * BLOCK;
+    double[] fitMs = new double[samples];
+    double[] dpMs = new double[samples];
+    double[] clipMs = new double[samples];
+    double[] noiseMs = new double[samples];
+    for (int warmUp = 0; warmUp < 3; warmUp++) {
+      timeSteps(fit, fitMs, 0);
+      timeSteps(dpStep, dpMs, 0);
+      timeSteps(clipOnly, clipMs, 0);
+      timeSteps(noiseOnly, noiseMs, 0);
     }
-    double[] fitMs = new double[rounds];
-    double[] dpMs = new double[rounds];
-    double[] clipMs = new double[rounds];
-    double[] noiseMs = new double[rounds];
+    // Interleaved blocks: load from other processes falls on all four alike.
     for (int r = 0; r < rounds; r++) {
-      fitMs[r] = millisPerStep(fit);
-      dpMs[r] = millisPerStep(dpStep);
-      clipMs[r] = millisPerStep(clipOnly);
-      noiseMs[r] = millisPerStep(noiseOnly);
+      timeSteps(fit, fitMs, r * BLOCK);
+      timeSteps(dpStep, dpMs, r * BLOCK);
+      timeSteps(clipOnly, clipMs, r * BLOCK);
+      timeSteps(noiseOnly, noiseMs, r * BLOCK);
     }
-    double[] ratios = new double[rounds];
-    for (int r = 0; r < rounds; r++) {
-      ratios[r] = dpMs[r] / fitMs[r];
-    }
-    System.out.printf("784-256-256-10 MLP, batch %d, float32, %d params, OMP_NUM_THREADS=%s, %d rounds x %d steps%n",
-        BATCH, plain.numParams(), System.getenv("OMP_NUM_THREADS"), rounds, BLOCK);
-    System.out.printf("DL4J fit (non-private)         : %.2f ms/step (median)%n", median(fitMs));
-    System.out.printf("DpSgdStep (secure noise)       : %.2f ms/step (median)%n", median(dpMs));
-    System.out.printf("  of which clipped sum (alone) : %.2f ms%n", median(clipMs));
-    System.out.printf("  of which secure noise (alone): %.2f ms%n", median(noiseMs));
-    System.out.printf("ratio DP step / fit            : %.3f (median of medians), %.3f (median of per-round ratios)%n",
-        median(dpMs) / median(fitMs), median(ratios));
+    System.out.printf("784-256-256-10 MLP, batch %d, float32, %d params, OMP_NUM_THREADS=%s, %d steps each%n",
+        BATCH, plain.numParams(), System.getenv("OMP_NUM_THREADS"), samples);
+    System.out.println("ms/step                         min     p10  median");
+    print("DL4J fit (non-private)", fitMs);
+    print("DpSgdStep (secure noise)", dpMs);
+    print("  clipped sum alone", clipMs);
+    print("  secure noise alone", noiseMs);
+    System.out.printf("ratio DP step / fit        %7.3f %7.3f %7.3f%n", quantile(dpMs, 0) / quantile(fitMs, 0),
+        quantile(dpMs, 0.1) / quantile(fitMs, 0.1), quantile(dpMs, 0.5) / quantile(fitMs, 0.5));
+  }
+
+  private static void print(String label, double[] ms) {
+    System.out.printf("%-26s %7.2f %7.2f %7.2f%n", label, quantile(ms, 0), quantile(ms, 0.1), quantile(ms, 0.5));
   }
 }
