@@ -15,8 +15,8 @@ import org.nd4j.linalg.factory.Nd4j;
  * by the ziggurat method ({@link ZigguratGaussian}). About 1 ms for 270k coordinates.
  *
  * <p>Known limit: sampling on floating point does not give an exactly Gaussian distribution on the grid of
- * doubles (the tail beyond about 8.5σ is cut by 53-bit uniforms); the {@code org.dp4j.noise} package will replace
- * this class with a sampler that addresses it.
+ * doubles (and 53-bit uniforms cut the tail at about 14σ); the {@code org.dp4j.noise} package will replace this
+ * class with a sampler that addresses it.
  *
  * <pre>{@code
  * NoiseSource noise = new SecureGaussianNoise();

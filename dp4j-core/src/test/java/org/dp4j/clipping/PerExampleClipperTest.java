@@ -201,6 +201,14 @@ class PerExampleClipperTest {
   }
 
   @Test
+  void refusesToClipNonFiniteGradients() {
+    MultiLayerNetwork net = TinyNetworks.denseIntoLossLayer(LossFunction.MSE, Activation.IDENTITY);
+    INDArray huge = Nd4j.ones(DataType.DOUBLE, 2, 6).muli(1e200);
+    assertThatThrownBy(() -> PerExampleClipper.of(net).clippedSum(huge, Nd4j.zeros(DataType.DOUBLE, 2, 3), 1.0))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("NaN or infinite");
+  }
+
+  @Test
   void rejectsNonPositiveClipNorm() {
     MultiLayerNetwork net = TinyNetworks.denseIntoLossLayer(LossFunction.MSE, Activation.IDENTITY);
     PerExampleClipper clipper = PerExampleClipper.of(net);
