@@ -20,7 +20,7 @@ import org.nd4j.linalg.schedule.ISchedule;
  *
  * <p>The per-example part of the mechanism cannot run inside DL4J's {@code fit}, which only hands updaters the
  * batch mean; {@link DpSgdStep} runs it and then this updater. Each step is
- * θ ← θ − base((Σ_i clip_C(g_i) + N(0, (zC)² I)) / (q·N)) (Abadi et al. 2016, Alg. 1; digest 001 §DP updater),
+ * θ ← θ − base((Σ_i clip_C(g_i) + N(0, (zC)² I)) / (q·N)) (Abadi et al. 2016, Alg. 1; digest 001 §6, DP updater),
  * divided by the expected batch size, never the realised one. Calling {@code net.fit} on a network with this
  * updater throws instead of silently training without privacy.
  *
