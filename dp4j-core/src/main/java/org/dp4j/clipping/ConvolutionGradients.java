@@ -1,0 +1,135 @@
+package org.dp4j.clipping;
+
+import java.util.Map;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.params.ConvolutionParamInitializer;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.deeplearning4j.util.ConvolutionUtils;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.convolution.Convolution;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/**
+ * {@code ConvolutionLayer} (2D, NCHW, any kernel/stride/padding/dilation and {@link ConvolutionMode}): with the
+ * im2col patches X_i [P, K] of example i (P output positions, K = inChannels·kH·kW) and its error δ_i [P, out],
+ * the weight gradient is G_i = δ_iᵀ X_i and the bias gradient is δ_iᵀ1. G_i is materialised for a chunk of
+ * examples at a time (one batched matrix product, memory bounded by {@link #CHUNK_ELEMENTS} by default); the scaled sum
+ * Σ c_i G_i = (c ⊙ δ)ᵀ X is one matrix product over the batch (Opacus {@code grad_sample/conv.py}).
+ * The error for the layer below comes from DL4J's own {@code backpropGradient}.
+ */
+final class ConvolutionGradients implements PerExampleLayer {
+  /** Default upper bound on the elements of the per-example weight gradients held at once (32 MiB in double). */
+  static final long CHUNK_ELEMENTS = 1L << 22;
+  private static final String CHUNK_WORKSPACE_ID = "DP4J_CONVOLUTION_CHUNK";
+
+  private final Layer layer;
+  private final ConvolutionLayer conf;
+  private final long chunkElements;
+  private INDArray patches;     // [n, P, K]
+  private INDArray preActivation;
+  private INDArray delta;       // [n, P, out]
+
+  ConvolutionGradients(Layer layer, long chunkElements) {
+    this.layer = layer;
+    this.chunkElements = chunkElements;
+    this.conf = (ConvolutionLayer) layer.conf().getLayer();
+  }
+
+  @Override
+  public INDArray forward(INDArray input) {
+    layer.setInput(input, LayerWorkspaceMgr.noWorkspaces());
+    INDArray weights = layer.getParam(ConvolutionParamInitializer.WEIGHT_KEY);
+    int n = (int) input.size(0);
+    int outChannels = (int) weights.size(0);
+    int[] kernel = conf.getKernelSize();
+    int[] stride = conf.getStride();
+    int[] dilation = conf.getDilation();
+    ConvolutionMode mode = conf.getConvolutionMode();
+    int[] inSize = {(int) input.size(2), (int) input.size(3)};
+    int[] outSize;
+    int[] padding;
+    // Same output size and padding as DL4J's ConvolutionLayer.preOutput.
+    if (mode == ConvolutionMode.Same) {
+      outSize = ConvolutionUtils.getOutputSize(input, kernel, stride, null, mode, dilation);
+      padding = ConvolutionUtils.getSameModeTopLeftPadding(outSize, inSize, kernel, stride, dilation);
+    } else {
+      padding = conf.getPadding();
+      outSize = ConvolutionUtils.getOutputSize(input, kernel, stride, padding, mode, dilation);
+    }
+    int positions = outSize[0] * outSize[1];
+    long patchSize = weights.size(1) * kernel[0] * kernel[1];
+    INDArray columns = Nd4j.createUninitialized(input.dataType(),
+        new long[] {n, outSize[0], outSize[1], weights.size(1), kernel[0], kernel[1]}, 'c');
+    Convolution.im2col(input, kernel[0], kernel[1], stride[0], stride[1], padding[0], padding[1],
+        dilation[0], dilation[1], mode == ConvolutionMode.Same, columns.permute(0, 3, 4, 5, 1, 2));
+    patches = columns.reshape('c', n, positions, patchSize);
+    INDArray weights2d = weights.reshape('c', outChannels, patchSize);
+    INDArray z = patches.reshape('c', (long) n * positions, patchSize).mmul(weights2d.transpose());
+    if (conf.hasBias()) {
+      z.addiRowVector(layer.getParam(ConvolutionParamInitializer.BIAS_KEY));
+    }
+    preActivation = z.reshape('c', n, outSize[0], outSize[1], outChannels).permute(0, 3, 1, 2).dup('c');
+    return conf.getActivationFn().getActivation(preActivation.dup(), true);
+  }
+
+  @Override
+  public INDArray backward(INDArray outputError, boolean needInputError) {
+    INDArray inputError = needInputError
+        ? layer.backpropGradient(outputError, LayerWorkspaceMgr.noWorkspaces()).getSecond() : null;
+    INDArray d = conf.getActivationFn().backprop(preActivation, outputError.dup()).getFirst();
+    long n = d.size(0);
+    delta = d.permute(0, 2, 3, 1).dup('c').reshape('c', n, patches.size(1), d.size(1));
+    preActivation = null;
+    return inputError;
+  }
+
+  @Override
+  public boolean hasParams() {
+    return true;
+  }
+
+  @Override
+  public INDArray squaredNorms() {
+    long n = delta.size(0);
+    long perExample = delta.size(2) * patches.size(2);
+    long chunk = Math.max(1, Math.min(n, chunkElements / perExample));
+    INDArray result = Nd4j.create(delta.dataType(), n, 1);
+    for (long start = 0; start < n; start += chunk) {
+      // One chunk's per-example gradients at a time: a nested workspace reused by every chunk bounds the memory.
+      try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager()
+          .getAndActivateWorkspace(PerExampleClipper.WORKSPACE, CHUNK_WORKSPACE_ID)) {
+        long end = Math.min(n, start + chunk);
+        INDArray d = delta.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
+        INDArray x = patches.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
+        INDArray g = Nd4j.matmul(d, x, true, false, false);    // [m, out, K]
+        INDArray sq = g.norm2(1, 2);
+        result.get(NDArrayIndex.interval(start, end), NDArrayIndex.all())
+            .assign(sq.muli(sq).reshape(end - start, 1));
+      }
+    }
+    if (conf.hasBias()) {
+      INDArray biasSq = delta.sum(1).norm2(1);
+      result.addi(biasSq.muli(biasSq).reshape(n, 1));
+    }
+    return result;
+  }
+
+  @Override
+  public void writeScaledSum(INDArray scale, Map<String, INDArray> gradientViews) {
+    long n = delta.size(0);
+    long positions = patches.size(1);
+    long out = delta.size(2);
+    INDArray scaled = delta.reshape('c', n, positions * out).mulColumnVector(scale).reshape('c', n * positions, out);
+    INDArray weightSum = scaled.transpose().mmul(patches.reshape('c', n * positions, patches.size(2)));
+    INDArray weightView = gradientViews.get(ConvolutionParamInitializer.WEIGHT_KEY);
+    weightView.assign(weightSum.reshape('c', weightView.shape()));
+    if (conf.hasBias()) {
+      INDArray biasView = gradientViews.get(ConvolutionParamInitializer.BIAS_KEY);
+      biasView.assign(scaled.sum(0).reshape(biasView.shape()));
+    }
+  }
+}

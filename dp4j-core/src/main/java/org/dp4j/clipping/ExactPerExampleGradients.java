@@ -1,0 +1,86 @@
+package org.dp4j.clipping;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/**
+ * The exact, slow reference: DL4J's own {@code calculateGradients} on one example at a time (about 100x a batch
+ * gradient; dl4j-notes §Per-example gradients), then clipping as in Abadi et al. 2016, Alg. 1. Use it to check
+ * {@link PerExampleClipper}, never to train. Stochastic layers (dropout) draw their own randomness here, so the two
+ * agree only on deterministic networks.
+ *
+ * <pre>{@code
+ * INDArray g = ExactPerExampleGradients.perExample(net, x, y);     // [n, numParams]
+ * ClippedGradientSum ref = ExactPerExampleGradients.clippedSum(net, x, y, 1.0, ClippingMode.FLAT);
+ * }</pre>
+ */
+public final class ExactPerExampleGradients {
+  private ExactPerExampleGradients() {
+  }
+
+  /** Row i is the gradient of example i's loss, in the layout of {@code net.params()}. */
+  public static INDArray perExample(MultiLayerNetwork net, INDArray features, INDArray labels) {
+    checkArgument(features.size(0) == labels.size(0), "features and labels must have the same number of examples, "
+        + "were %s and %s", features.size(0), labels.size(0));
+    long n = features.size(0);
+    INDArray rows = Nd4j.create(net.params().dataType(), n, net.numParams());
+    for (long i = 0; i < n; i++) {
+      INDArray x = features.get(NDArrayIndex.interval(i, i + 1)).dup();
+      INDArray y = labels.get(NDArrayIndex.interval(i, i + 1)).dup();
+      INDArray g = net.calculateGradients(x, y, null, null).getFirst().gradient();
+      rows.getRow(i).assign(g.reshape(net.numParams()));
+    }
+    return rows;
+  }
+
+  /** Σ_i clip(g_i) computed from {@link #perExample}, with the same clipping rule as {@link PerExampleClipper}. */
+  public static ClippedGradientSum clippedSum(MultiLayerNetwork net, INDArray features, INDArray labels,
+      double clipNorm, ClippingMode mode) {
+    checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "clipNorm must be finite and > 0, was %s", clipNorm);
+    INDArray g = perExample(net, features, labels);
+    int n = (int) g.size(0);
+    long[] bounds = layerBounds(net);
+    int parameterised = 0;
+    for (int l = 0; l + 1 < bounds.length; l++) {
+      parameterised += bounds[l + 1] > bounds[l] ? 1 : 0;
+    }
+    double[] norms = new double[n];
+    int clipped = 0;
+    INDArray sum = Nd4j.zeros(g.dataType(), 1, g.size(1));
+    for (int i = 0; i < n; i++) {
+      INDArray row = g.getRow(i).dup();
+      norms[i] = row.norm2Number().doubleValue();
+      boolean wasClipped = false;
+      if (mode == ClippingMode.FLAT) {
+        wasClipped = norms[i] > clipNorm;
+        row.muli(Math.min(1.0, clipNorm / norms[i]));
+      } else {
+        double layerClip = clipNorm / Math.sqrt(parameterised);
+        for (int l = 0; l + 1 < bounds.length; l++) {
+          if (bounds[l + 1] > bounds[l]) {
+            INDArray part = row.get(NDArrayIndex.interval(bounds[l], bounds[l + 1]));
+            double norm = part.norm2Number().doubleValue();
+            wasClipped |= norm > layerClip;
+            part.muli(norm > layerClip ? layerClip / norm : 1.0);
+          }
+        }
+      }
+      clipped += wasClipped ? 1 : 0;
+      sum.addi(row.reshape(1, row.length()));
+    }
+    return new ClippedGradientSum(sum, norms, clipped, clipNorm, mode);
+  }
+
+  /** Offsets of each layer's parameters in the flat vector: layer l owns [bounds[l], bounds[l+1]). */
+  static long[] layerBounds(MultiLayerNetwork net) {
+    long[] bounds = new long[net.getnLayers() + 1];
+    for (int l = 0; l < net.getnLayers(); l++) {
+      bounds[l + 1] = bounds[l] + net.getLayer(l).numParams();
+    }
+    return bounds;
+  }
+}

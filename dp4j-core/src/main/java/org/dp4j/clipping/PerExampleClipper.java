@@ -1,0 +1,217 @@
+package org.dp4j.clipping;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.InputPreProcessor;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.api.memory.conf.WorkspaceConfiguration;
+import org.nd4j.linalg.api.memory.enums.AllocationPolicy;
+import org.nd4j.linalg.api.memory.enums.LearningPolicy;
+import org.nd4j.linalg.api.memory.enums.ResetPolicy;
+import org.nd4j.linalg.api.memory.enums.SpillPolicy;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.linalg.ops.transforms.Transforms;
+
+/**
+ * Vectorised per-example clipping for a DL4J {@link MultiLayerNetwork}: one forward pass, one backward pass of
+ * per-example errors δ, per-example gradient norms without materialising dense per-example gradients, and the
+ * clipped sum Σ_i g_i·min(1, C/‖g_i‖) (Abadi et al. 2016, Alg. 1; digest 001 §1, Alg. 1) — all in batched matrix
+ * operations, with no loop over examples.
+ *
+ * <p>Supported layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),
+ * {@code ConvolutionLayer} (2D, NCHW), {@code SubsamplingLayer}, {@code GlobalPoolingLayer},
+ * {@code ActivationLayer}, {@code DropoutLayer}, and the CNN↔dense input preprocessors. Anything else
+ * (notably {@code BatchNormalization}, which mixes examples) is refused when the clipper is built, with a message
+ * naming the layer. The clipped sum does not include L1/L2 regularisation (DL4J adds it in the updater; it does
+ * not depend on the data).
+ *
+ * <pre>{@code
+ * PerExampleClipper clipper = PerExampleClipper.of(net);              // flat clipping
+ * ClippedGradientSum s = clipper.clippedSum(batch.getFeatures(), batch.getLabels(), 1.0);
+ * INDArray sum = s.sum();            // [1, net.numParams()], layout of net.params()
+ * int clipped = s.clippedCount();
+ * }</pre>
+ *
+ * <p>Not thread-safe: an instance keeps the state of one pass. {@link ExactPerExampleGradients} is the slow,
+ * one-example-at-a-time reference used by the tests.
+ */
+public final class PerExampleClipper {
+  private static final String WORKSPACE_ID = "DP4J_PER_EXAMPLE_CLIPPING";
+  /** Learns its size on the first pass and is reused afterwards (like DL4J's own training workspaces). */
+  static final WorkspaceConfiguration WORKSPACE = WorkspaceConfiguration.builder()
+      .policyAllocation(AllocationPolicy.STRICT).policyLearning(LearningPolicy.FIRST_LOOP)
+      .policyReset(ResetPolicy.BLOCK_LEFT).policySpill(SpillPolicy.REALLOCATE).build();
+
+  private final MultiLayerNetwork net;
+  private final ClippingMode mode;
+  private final List<PerExampleLayer> layers;
+  private final int parameterisedLayers;
+
+  private PerExampleClipper(MultiLayerNetwork net, ClippingMode mode, List<PerExampleLayer> layers) {
+    this.net = net;
+    this.mode = mode;
+    this.layers = layers;
+    this.parameterisedLayers = (int) layers.stream().filter(PerExampleLayer::hasParams).count();
+  }
+
+  /** Flat clipping ({@link ClippingMode#FLAT}). */
+  public static PerExampleClipper of(MultiLayerNetwork net) {
+    return of(net, ClippingMode.FLAT);
+  }
+
+  /**
+   * Validates every layer and preprocessor of an initialised network.
+   *
+   * @throws IllegalArgumentException naming the first layer whose per-example gradient is not supported
+   */
+  public static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode) {
+    return of(net, mode, ConvolutionGradients.CHUNK_ELEMENTS);
+  }
+
+  /** As {@link #of(MultiLayerNetwork, ClippingMode)}, with the convolution chunk bound (elements) given. */
+  static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode, long convolutionChunkElements) {
+    checkArgument(net.params() != null, "network must be initialised (call net.init()) before building a clipper");
+    List<PerExampleLayer> rules = LayerRules.forNetwork(net, convolutionChunkElements);
+    if (net.getFlattenedGradients() == null) {
+      net.initGradientsView();
+    }
+    return new PerExampleClipper(net, mode, rules);
+  }
+
+  public ClippingMode mode() {
+    return mode;
+  }
+
+  /** Clipped sum into a new array; see {@link #clippedSum(INDArray, INDArray, double, INDArray)}. */
+  public ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm) {
+    return clippedSum(features, labels, clipNorm, Nd4j.create(dataType(), 1, net.numParams()));
+  }
+
+  /**
+   * Computes Σ_i clip_C(g_i) for the batch and writes it into {@code target}.
+   *
+   * @param features one example per row (first dimension), as {@code net.output} takes them; may have 0 rows
+   * @param labels one example per row, as the output layer's loss takes them
+   * @param clipNorm C &gt; 0
+   * @param target row vector [1, net.numParams()], overwritten (may be {@code net.getFlattenedGradients()})
+   */
+  public ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target) {
+    checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "clipNorm must be finite and > 0, was %s", clipNorm);
+    checkArgument(features != null && labels != null, "features and labels must not be null");
+    checkArgument(features.size(0) == labels.size(0),
+        "features and labels must have the same number of examples, were %s and %s",
+        features.size(0), labels.size(0));
+    checkArgument(target.rank() == 2 && target.size(0) == 1 && target.size(1) == net.numParams(),
+        "target must be a row vector [1, %s], was %s", net.numParams(), Arrays.toString(target.shape()));
+    int n = (int) features.size(0);
+    if (n == 0) {
+      // An empty Poisson batch: the sum is zero (the DP step still adds its noise).
+      target.assign(0.0);
+      return new ClippedGradientSum(target, new double[0], 0, clipNorm, mode);
+    }
+    // Intermediate arrays live in a workspace reused across calls (as DL4J's own fit does); only the target
+    // and plain Java values leave it.
+    try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().getAndActivateWorkspace(WORKSPACE, WORKSPACE_ID)) {
+      backpropagate(features.castTo(dataType()), labels.castTo(dataType()), n);
+      return clipAndSum(n, clipNorm, target);
+    }
+  }
+
+  private ClippedGradientSum clipAndSum(int n, double clipNorm, INDArray target) {
+    List<INDArray> layerSq = new ArrayList<>(parameterisedLayers);
+    INDArray totalSq = Nd4j.zeros(dataType(), n, 1);
+    for (PerExampleLayer layer : layers) {
+      if (layer.hasParams()) {
+        INDArray sq = layer.squaredNorms();
+        layerSq.add(sq);
+        totalSq.addi(sq);
+      }
+    }
+    INDArray norms = Transforms.sqrt(totalSq, false);
+    double normSum = norms.sumNumber().doubleValue();
+    if (!Double.isFinite(normSum)) {
+      throw new IllegalStateException("a per-example gradient norm is NaN or infinite (sum of norms " + normSum
+          + "): the training diverged; lower the learning rate or check the inputs");
+    }
+    int clipped;
+    List<INDArray> scales = new ArrayList<>(parameterisedLayers);
+    if (mode == ClippingMode.FLAT) {
+      INDArray scale = clipFactors(norms, clipNorm);
+      clipped = countBelowOne(scale);
+      layerSq.forEach(sq -> scales.add(scale));
+    } else {
+      double layerClipNorm = clipNorm / Math.sqrt(parameterisedLayers);
+      INDArray anyClipped = Nd4j.zeros(dataType(), n, 1);
+      for (INDArray sq : layerSq) {
+        INDArray scale = clipFactors(Transforms.sqrt(sq, true), layerClipNorm);
+        anyClipped.addi(scale.lt(1.0).castTo(dataType()));
+        scales.add(scale);
+      }
+      clipped = anyClipped.gt(0).castTo(DataType.INT32).sumNumber().intValue();
+    }
+    writeSums(scales, target);
+    return new ClippedGradientSum(target, norms.toDoubleVector(), clipped, clipNorm, mode);
+  }
+
+  private void backpropagate(INDArray features, INDArray labels, int n) {
+    LayerWorkspaceMgr workspaces = LayerWorkspaceMgr.noWorkspaces();
+    INDArray activation = features;
+    for (int i = 0; i < layers.size(); i++) {
+      InputPreProcessor pre = net.getLayerWiseConfigurations().getInputPreProcess(i);
+      if (pre != null) {
+        activation = pre.preProcess(activation, n, workspaces);
+      }
+      activation = layers.get(i).forward(activation);
+    }
+    int last = layers.size() - 1;
+    INDArray error = layers.get(last).backwardFromLabels(labels, last > 0);
+    for (int i = last; i >= 0; i--) {
+      if (i < last) {
+        error = layers.get(i).backward(error, i > 0);
+      }
+      InputPreProcessor pre = net.getLayerWiseConfigurations().getInputPreProcess(i);
+      if (pre != null && i > 0) {
+        error = pre.backprop(error, n, workspaces);
+      }
+    }
+  }
+
+  /** c_i = min(1, C/‖g_i‖), and 1 for a zero gradient. */
+  private static INDArray clipFactors(INDArray norms, double clipNorm) {
+    return Transforms.max(norms, clipNorm, true).rdivi(clipNorm);
+  }
+
+  private static int countBelowOne(INDArray scale) {
+    return scale.lt(1.0).castTo(DataType.INT32).sumNumber().intValue();
+  }
+
+  private void writeSums(List<INDArray> scales, INDArray target) {
+    long offset = 0;
+    int p = 0;
+    for (int i = 0; i < layers.size(); i++) {
+      Layer layer = net.getLayer(i);
+      long size = layer.numParams();
+      if (layers.get(i).hasParams()) {
+        INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(offset, offset + size));
+        Map<String, INDArray> views = layer.conf().getLayer().initializer()
+            .getGradientsFromFlattened(layer.conf(), slice);
+        layers.get(i).writeScaledSum(scales.get(p++), views);
+      }
+      offset += size;
+    }
+  }
+
+  private DataType dataType() {
+    return net.params().dataType();
+  }
+}

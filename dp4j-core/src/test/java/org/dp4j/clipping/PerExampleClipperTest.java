@@ -1,0 +1,218 @@
+package org.dp4j.clipping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.deeplearning4j.nn.conf.GradientNormalization;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.BatchNormalization;
+import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.DropoutLayer;
+import org.deeplearning4j.nn.conf.layers.LSTM;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.PoolingType;
+import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.linalg.learning.config.Sgd;
+import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
+
+/**
+ * The vectorised clipper against DL4J's own gradients computed one example at a time
+ * ({@link ExactPerExampleGradients}, an independent code path), in double precision to 1e-10 relative.
+ */
+class PerExampleClipperTest {
+  private static final double TOLERANCE = 1e-10;
+
+  @BeforeAll
+  static void doublePrecision() {
+    Nd4j.setDefaultDataTypes(DataType.DOUBLE, DataType.DOUBLE);
+  }
+
+  /** Clip norm halfway between two middle exact norms: about half of the examples are clipped, none ties. */
+  private static double medianNorm(MultiLayerNetwork net, INDArray x, INDArray y) {
+    double[] norms = ExactPerExampleGradients.clippedSum(net, x, y, 1.0, ClippingMode.FLAT).perExampleNorms();
+    Arrays.sort(norms);
+    return (norms[norms.length / 2 - 1] + norms[norms.length / 2]) / 2;
+  }
+
+  private static void assertMatchesReference(MultiLayerNetwork net, INDArray x, INDArray y, ClippingMode mode) {
+    assertMatchesReference(PerExampleClipper.of(net, mode), net, x, y, mode);
+  }
+
+  private static void assertMatchesReference(PerExampleClipper clipper, MultiLayerNetwork net, INDArray x,
+      INDArray y, ClippingMode mode) {
+    double clip = medianNorm(net, x, y);
+    ClippedGradientSum fast = clipper.clippedSum(x, y, clip);
+    ClippedGradientSum exact = ExactPerExampleGradients.clippedSum(net, x, y, clip, mode);
+    double[] fastNorms = fast.perExampleNorms();
+    double[] exactNorms = exact.perExampleNorms();
+    for (int i = 0; i < exactNorms.length; i++) {
+      assertThat(fastNorms[i]).as("norm of example %s", i).isCloseTo(exactNorms[i],
+          org.assertj.core.data.Offset.offset(TOLERANCE * exactNorms[i]));
+    }
+    double scale = exact.sum().amaxNumber().doubleValue();
+    assertThat(scale).isPositive();
+    double error = fast.sum().sub(exact.sum()).amaxNumber().doubleValue();
+    assertThat(error / scale).as("max relative error of the clipped sum").isLessThanOrEqualTo(TOLERANCE);
+    assertThat(fast.clippedCount()).isEqualTo(exact.clippedCount()).isPositive();
+  }
+
+  @ParameterizedTest
+  @EnumSource(ClippingMode.class)
+  void mlpWithDropoutAndActivationLayersMatchesReference(ClippingMode mode) {
+    MultiLayerNetwork net = TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, new Sgd(0.1));
+    assertMatchesReference(net, TinyNetworks.features(1, 9, 6), TinyNetworks.labels(2, 9, 3, true), mode);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = LossFunction.class, names = {"MSE", "L1", "XENT", "HINGE", "SQUARED_HINGE",
+      "COSINE_PROXIMITY", "KL_DIVERGENCE", "MEAN_ABSOLUTE_PERCENTAGE_ERROR", "POISSON", "WASSERSTEIN"})
+  void outputLayerMatchesReferenceForLoss(LossFunction loss) {
+    Activation activation = loss == LossFunction.XENT || loss == LossFunction.KL_DIVERGENCE
+        ? Activation.SIGMOID : loss == LossFunction.POISSON ? Activation.SOFTPLUS : Activation.TANH;
+    MultiLayerNetwork net = TinyNetworks.mlp(loss, activation, new Sgd(0.1));
+    boolean oneHot = loss == LossFunction.HINGE || loss == LossFunction.SQUARED_HINGE;
+    assertMatchesReference(net, TinyNetworks.features(3, 8, 6), TinyNetworks.labels(4, 8, 3, oneHot),
+        ClippingMode.FLAT);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = LossFunction.class, names = {"MCXENT", "NEGATIVELOGLIKELIHOOD", "MSE"})
+  void lossLayerAndBiasFreeDenseMatchReference(LossFunction loss) {
+    Activation activation = loss == LossFunction.MSE ? Activation.IDENTITY : Activation.SOFTMAX;
+    MultiLayerNetwork net = TinyNetworks.denseIntoLossLayer(loss, activation);
+    assertMatchesReference(net, TinyNetworks.features(5, 8, 6), TinyNetworks.labels(6, 8, 3, true),
+        ClippingMode.FLAT);
+  }
+
+  @Test
+  void convolutionPoolingAndPreprocessorsMatchReference() {
+    INDArray x = TinyNetworks.features(7, 8, 49);
+    INDArray y = TinyNetworks.labels(8, 8, 3, true);
+    assertMatchesReference(TinyNetworks.cnn(new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1},
+        ConvolutionMode.Truncate), x, y, ClippingMode.FLAT);
+    assertMatchesReference(TinyNetworks.cnn(new int[] {2, 1}, new int[] {1, 2}, new int[] {1, 2},
+        ConvolutionMode.Truncate), x, y, ClippingMode.PER_LAYER);
+    assertMatchesReference(TinyNetworks.cnn(new int[] {2, 2}, new int[] {0, 0}, new int[] {2, 1},
+        ConvolutionMode.Same), x, y, ClippingMode.FLAT);
+    assertMatchesReference(TinyNetworks.cnnIntoDense(), TinyNetworks.features(9, 8, 2, 6, 6),
+        TinyNetworks.labels(10, 8, 2, false), ClippingMode.FLAT);
+  }
+
+  @Test
+  void otherPoolingTypesAndOneExamplePerConvolutionChunkMatchReference() {
+    INDArray x = TinyNetworks.features(13, 7, 49);
+    INDArray y = TinyNetworks.labels(14, 7, 3, true);
+    MultiLayerNetwork net = TinyNetworks.cnn(new int[] {1, 2}, new int[] {1, 0}, new int[] {1, 1},
+        ConvolutionMode.Truncate, PoolingType.AVG, PoolingType.MAX);
+    assertMatchesReference(net, x, y, ClippingMode.FLAT);
+    // A bound of one element forces chunks of a single example.
+    assertMatchesReference(PerExampleClipper.of(net, ClippingMode.FLAT, 1), net, x, y, ClippingMode.FLAT);
+    assertMatchesReference(TinyNetworks.cnn(new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1},
+        ConvolutionMode.Same, PoolingType.PNORM, PoolingType.SUM), x, y, ClippingMode.FLAT);
+  }
+
+  @Test
+  void stochasticDropoutStillBoundsEveryExample() {
+    // DL4J's own random dropout: the reference cannot replay the masks, but every clipped example must obey C.
+    MultiLayerNetwork net = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
+        .layer(new DenseLayer.Builder().nIn(6).nOut(8).activation(Activation.RELU).dropOut(0.8).build())
+        .layer(new DropoutLayer.Builder(0.5).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.feedForward(6)).build());
+    PerExampleClipper clipper = PerExampleClipper.of(net);
+    INDArray x = TinyNetworks.features(15, 12, 6);
+    INDArray y = TinyNetworks.labels(16, 12, 3, true);
+    ClippedGradientSum batch = clipper.clippedSum(x, y, 0.05);
+    assertThat(batch.sum().norm2Number().doubleValue()).isLessThanOrEqualTo(12 * 0.05 * (1 + 1e-12));
+    for (int i = 0; i < 12; i++) {
+      assertThat(clipper.clippedSum(x.getRow(i, true), y.getRow(i, true), 0.05).sum().norm2Number().doubleValue())
+          .isLessThanOrEqualTo(0.05 * (1 + 1e-12));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ClippingMode.class)
+  void everyClippedExampleHasNormAtMostC(ClippingMode mode) {
+    MultiLayerNetwork net = TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, new Sgd(0.1));
+    INDArray x = TinyNetworks.features(11, 10, 6);
+    INDArray y = TinyNetworks.labels(12, 10, 3, true);
+    double clip = medianNorm(net, x, y);
+    PerExampleClipper clipper = PerExampleClipper.of(net, mode);
+    long[] bounds = ExactPerExampleGradients.layerBounds(net);
+    for (int i = 0; i < 10; i++) {
+      ClippedGradientSum one = clipper.clippedSum(x.getRow(i, true), y.getRow(i, true), clip);
+      double norm = one.sum().norm2Number().doubleValue();
+      double unclipped = one.perExampleNorms()[0];
+      assertThat(norm).isLessThanOrEqualTo(clip * (1 + 1e-12));
+      if (mode == ClippingMode.FLAT) {
+        // Clipping scales to exactly C, or leaves the gradient alone.
+        assertThat(norm).isCloseTo(Math.min(clip, unclipped), org.assertj.core.data.Offset.offset(1e-12 * clip));
+      } else {
+        for (int l = 0; l + 1 < bounds.length; l++) {
+          if (bounds[l + 1] > bounds[l]) {
+            double part = one.sum().get(NDArrayIndex.all(), NDArrayIndex.interval(bounds[l], bounds[l + 1]))
+                .norm2Number().doubleValue();
+            assertThat(part).isLessThanOrEqualTo(clip / Math.sqrt(3) * (1 + 1e-12));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void refusesBatchNormalizationNamingLayerAndAlternative() {
+    MultiLayerNetwork net = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
+        .layer(new DenseLayer.Builder().nIn(4).nOut(3).build())
+        .layer(new BatchNormalization.Builder().name("bn").build())
+        .layer(new OutputLayer.Builder(LossFunction.MSE).nOut(2).build())
+        .setInputType(InputType.feedForward(4)).build());
+    assertThatThrownBy(() -> PerExampleClipper.of(net)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("layer 1 'bn' (BatchNormalization)")
+        .hasMessageContaining("mixes the examples").hasMessageContaining("normalise the inputs");
+  }
+
+  @Test
+  void refusesUnsupportedLayersAndBatchGradientNormalisation() {
+    MultiLayerNetwork rnn = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
+        .layer(new LSTM.Builder().nIn(3).nOut(3).build())
+        .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nOut(2).build())
+        .setInputType(InputType.recurrent(3)).build());
+    assertThatThrownBy(() -> PerExampleClipper.of(rnn)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("layer 0 'layer0' (LSTM)").hasMessageContaining("supported: DenseLayer");
+    MultiLayerNetwork normalised = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
+        .layer(new DenseLayer.Builder().nIn(4).nOut(3)
+            .gradientNormalization(GradientNormalization.ClipL2PerLayer).build())
+        .layer(new OutputLayer.Builder(LossFunction.MSE).nOut(2).build())
+        .setInputType(InputType.feedForward(4)).build());
+    assertThatThrownBy(() -> PerExampleClipper.of(normalised)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("layer 0 'layer0' (DenseLayer)").hasMessageContaining("ClipL2PerLayer");
+  }
+
+  @Test
+  void refusesToClipNonFiniteGradients() {
+    MultiLayerNetwork net = TinyNetworks.denseIntoLossLayer(LossFunction.MSE, Activation.IDENTITY);
+    INDArray huge = Nd4j.ones(DataType.DOUBLE, 2, 6).muli(1e200);
+    assertThatThrownBy(() -> PerExampleClipper.of(net).clippedSum(huge, Nd4j.zeros(DataType.DOUBLE, 2, 3), 1.0))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("NaN or infinite");
+  }
+
+  @Test
+  void rejectsNonPositiveClipNorm() {
+    MultiLayerNetwork net = TinyNetworks.denseIntoLossLayer(LossFunction.MSE, Activation.IDENTITY);
+    PerExampleClipper clipper = PerExampleClipper.of(net);
+    assertThatThrownBy(() -> clipper.clippedSum(Nd4j.zeros(2, 6), Nd4j.zeros(2, 3), 0.0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clipNorm must be finite and > 0, was 0.0");
+  }
+}
