@@ -33,7 +33,7 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <p>Not thread-safe (it owns a generator and a scratch array).
  */
-public final class GaussianNoise {
+public final class GaussianNoise implements NoiseSource {
   private final AesCtrRandom random;
   private final int drawsPerCoordinate;
   private double[] scratch = new double[0];
@@ -111,6 +111,11 @@ public final class GaussianNoise {
       noise.close();
     }
     return target;
+  }
+
+  @Override
+  public void addGaussian(INDArray target, double std) {
+    addTo(target, std);
   }
 
   private void fillUnchecked(double[] out, int n, double std) {

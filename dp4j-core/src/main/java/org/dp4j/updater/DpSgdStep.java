@@ -1,5 +1,8 @@
 package org.dp4j.updater;
 
+import org.dp4j.noise.NoiseSource;
+import org.dp4j.noise.GaussianNoise;
+
 import static com.google.common.base.Preconditions.checkArgument;
 
 import org.deeplearning4j.nn.api.Layer;
@@ -52,9 +55,9 @@ public final class DpSgdStep {
     this.noise = noise;
   }
 
-  /** With {@link SecureGaussianNoise}. */
+  /** With secure noise ({@link GaussianNoise#secure()}). */
   public static DpSgdStep of(MultiLayerNetwork net) {
-    return of(net, new SecureGaussianNoise());
+    return of(net, GaussianNoise.secure());
   }
 
   /**
@@ -93,6 +96,11 @@ public final class DpSgdStep {
     gradient.divi(config.expectedBatchSize());
     int iteration = net.getIterationCount();
     int epoch = net.getEpochCount();
+    // DL4J's order: listeners see the gradient before the updater; a privacy ledger listener throws here, before
+    // the parameters change, when this update would exceed the budget.
+    for (TrainingListener listener : net.getListeners()) {
+      listener.onGradientCalculation(net);
+    }
     Updater updater = net.getUpdater(true);
     // Mini-batch size 1: the gradient is already divided by the expected batch size.
     DpSgdUpdater.applyPrivatised(() -> updater.update(net, new DefaultGradient(gradient), iteration, epoch, 1,

@@ -1,5 +1,7 @@
 package org.dp4j.updater;
 
+import org.dp4j.noise.GaussianNoise;
+
 import java.util.Arrays;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -125,7 +127,7 @@ public final class DpSgdStepBenchmark {
     MultiLayerNetwork plain = mlp(new Sgd(0.01));
     DpSgdStep step = DpSgdStep.of(mlp(dp(batch)));
     PerExampleClipper clipper = PerExampleClipper.of(mlp(dp(batch)));
-    SecureGaussianNoise noise = new SecureGaussianNoise();
+    GaussianNoise noise = GaussianNoise.secure();
     INDArray noiseTarget = Nd4j.zeros(DataType.FLOAT, 1, plain.numParams());
     double[][] ms = time(rounds, () -> plain.fit(x, y), () -> step.apply(x, y),
         () -> clipper.clippedSum(x, y, 1.0), () -> noise.addGaussian(noiseTarget, 1.1));

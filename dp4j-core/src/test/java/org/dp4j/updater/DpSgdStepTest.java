@@ -1,5 +1,7 @@
 package org.dp4j.updater;
 
+import org.dp4j.noise.GaussianNoise;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -100,7 +102,7 @@ class DpSgdStepTest {
         iterations.add(iteration);
       }
     });
-    DpSgdStep step = DpSgdStep.of(net, SeededGaussianNoise.forTestsOnly(8));
+    DpSgdStep step = DpSgdStep.of(net, GaussianNoise.insecureFixedSeed(8));
     INDArray before = net.params().dup();
     for (int i = 0; i < 3; i++) {
       step.apply(TinyNetworks.features(30 + i, 8, 6), TinyNetworks.labels(40 + i, 8, 3, true));
@@ -121,7 +123,7 @@ class DpSgdStepTest {
     INDArray direction = Nd4j.createFromArray(1.0, -2.0, 0.5, 1.5).reshape(4, 1);
     INDArray positive = x.mmul(direction).gt(0.0).castTo(DataType.DOUBLE);
     INDArray y = Nd4j.hstack(positive, positive.rsub(1.0));
-    DpSgdStep step = DpSgdStep.of(net, SeededGaussianNoise.forTestsOnly(91));
+    DpSgdStep step = DpSgdStep.of(net, GaussianNoise.insecureFixedSeed(91));
     for (int epoch = 0; epoch < 25; epoch++) {
       for (int b = 0; b < 4; b++) {
         step.apply(x.get(NDArrayIndex.interval(50 * b, 50 * b + 50)), y.get(NDArrayIndex.interval(50 * b, 50 * b + 50)));
@@ -146,7 +148,7 @@ class DpSgdStepTest {
         .layer(new DenseLayer.Builder().nIn(4).nOut(3).updater(new Sgd(0.1)).build())
         .layer(new OutputLayer.Builder(LossFunction.MSE).nOut(2).build())
         .setInputType(InputType.feedForward(4)).build());
-    assertThatThrownBy(() -> DpSgdStep.of(mixed, SeededGaussianNoise.forTestsOnly(1)))
+    assertThatThrownBy(() -> DpSgdStep.of(mixed, GaussianNoise.insecureFixedSeed(1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("layer 0 (DenseLayer) uses updater Sgd");
   }
 }

@@ -1,5 +1,8 @@
 package org.dp4j.updater;
 
+import org.dp4j.noise.NoiseSource;
+import org.dp4j.noise.GaussianNoise;
+
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** Seeded noise that remembers the last noise it added, so a test can recompute the expected update. */
@@ -8,7 +11,7 @@ final class RecordingNoise implements NoiseSource {
   private INDArray last;
 
   RecordingNoise(long seed) {
-    this.delegate = SeededGaussianNoise.forTestsOnly(seed);
+    this.delegate = GaussianNoise.insecureFixedSeed(seed);
   }
 
   @Override
