@@ -68,7 +68,7 @@ public final class DpSgdStep {
     checkArgument(noise != null, "noise source must not be null");
     checkArgument(net.params() != null, "network must be initialised (call net.init())");
     // clone() goes through the builder, so a configuration edited in JSON is validated again here.
-    return new DpSgdStep(net, sharedConfig(net).clone(), noise);
+    return new DpSgdStep(net, configOf(net).clone(), noise);
   }
 
   public DpSgd config() {
@@ -115,7 +115,11 @@ public final class DpSgdStep {
     return sum;
   }
 
-  private static DpSgd sharedConfig(MultiLayerNetwork net) {
+  /**
+   * The one {@link DpSgd} shared by every layer with parameters; refuses a network where a layer uses another
+   * updater or a different mechanism.
+   */
+  public static DpSgd configOf(MultiLayerNetwork net) {
     DpSgd shared = null;
     for (int i = 0; i < net.getnLayers(); i++) {
       Layer layer = net.getLayer(i);

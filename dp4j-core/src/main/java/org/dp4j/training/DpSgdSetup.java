@@ -1,0 +1,238 @@
+package org.dp4j.training;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
+import java.util.Optional;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.accounting.Orders;
+import org.dp4j.accounting.RdpConversion;
+import org.dp4j.accounting.SampledGaussianMechanism;
+import org.dp4j.accounting.SgmCalibration;
+import org.dp4j.accounting.ThreatModel;
+import org.dp4j.accounting.ledger.CompositionStepAccountant;
+import org.dp4j.accounting.ledger.PrivacyBudget;
+import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.noise.AesCtrRandom;
+import org.dp4j.sampling.PoissonSampler;
+import org.dp4j.updater.DpSgd;
+import org.nd4j.linalg.learning.config.IUpdater;
+
+/**
+ * Everything a DP-SGD run needs, decided before training (the dp4j analogue of Opacus'
+ * {@code make_private} / {@code make_private_with_epsilon}): clip norm, expected batch size, epochs, and
+ * either a noise multiplier or a target (ε, δ) from which the smallest sufficient noise multiplier is
+ * calibrated with the composition accountant that will report on the run.
+ *
+ * <pre>{@code
+ * DpSgdSetup setup = DpSgdSetup.builder().datasetSize(60_000).expectedBatchSize(256).epochs(20)
+ *     .clipNorm(1.0).targetEpsilon(3.0).delta(1e-5).build();
+ * MultiLayerNetwork net = setup.privateNetwork(conf);       // conf: an ordinary configuration, e.g. Sgd(0.1)
+ * TrainingResult r = setup.trainer(net, IndexedData.of(images, DataType.FLOAT)).build().train();
+ * }</pre>
+ */
+public final class DpSgdSetup {
+  private final int datasetSize;
+  private final int expectedBatchSize;
+  private final int epochs;
+  private final double clipNorm;
+  private final double noiseMultiplier;
+  private final double delta;
+  private final Optional<Double> targetEpsilon;
+  private final Orders orders;
+  private final RdpConversion conversion;
+
+  private DpSgdSetup(Builder b) {
+    this.datasetSize = b.datasetSize;
+    this.expectedBatchSize = b.expectedBatchSize;
+    this.epochs = b.epochs;
+    this.clipNorm = b.clipNorm;
+    this.delta = b.delta;
+    this.targetEpsilon = Optional.ofNullable(b.targetEpsilon);
+    this.orders = b.orders;
+    this.conversion = b.conversion;
+    this.noiseMultiplier = targetEpsilon.isPresent()
+        ? SgmCalibration.noiseMultiplier(b.targetEpsilon, delta, samplingRate(), steps(), orders, conversion)
+            .noiseMultiplier()
+        : b.noiseMultiplier;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public double samplingRate() {
+    return (double) expectedBatchSize / datasetSize;
+  }
+
+  /** Steps per epoch, ⌈n/B⌉, as the Poisson sampler counts them. */
+  public int stepsPerEpoch() {
+    return (datasetSize + expectedBatchSize - 1) / expectedBatchSize;
+  }
+
+  /** Total private updates planned: epochs · ⌈n/B⌉. */
+  public long steps() {
+    return (long) epochs * stepsPerEpoch();
+  }
+
+  public double noiseMultiplier() {
+    return noiseMultiplier;
+  }
+
+  public double clipNorm() {
+    return clipNorm;
+  }
+
+  public double delta() {
+    return delta;
+  }
+
+  public int epochs() {
+    return epochs;
+  }
+
+  public Optional<Double> targetEpsilon() {
+    return targetEpsilon;
+  }
+
+  public SampledGaussianMechanism mechanism() {
+    return new SampledGaussianMechanism(samplingRate(), noiseMultiplier);
+  }
+
+  /** The DP updater wrapping {@code base} (the updater the non-private configuration used). */
+  public DpSgd updater(IUpdater base) {
+    return DpSgd.builder().clipNorm(clipNorm).noiseMultiplier(noiseMultiplier).expectedBatchSize(expectedBatchSize)
+        .baseUpdater(base).build();
+  }
+
+  /**
+   * A network whose every layer with parameters uses {@link DpSgd} around the updater it had in
+   * {@code conf} (all such layers must share one base updater). {@code conf} itself is not changed.
+   */
+  public MultiLayerNetwork privateNetwork(MultiLayerConfiguration conf) {
+    MultiLayerConfiguration copy = conf.clone();
+    IUpdater base = null;
+    for (NeuralNetConfiguration layerConf : copy.getConfs()) {
+      if (layerConf.getLayer() instanceof BaseLayer layer) {
+        checkArgument(!(layer.getIUpdater() instanceof DpSgd), "configuration is already private: %s",
+            layer.getIUpdater());
+        checkArgument(base == null || base.equals(layer.getIUpdater()),
+            "all layers must share one base updater: %s vs %s", base, layer.getIUpdater());
+        checkArgument(layer.getBiasUpdater() == null || layer.getBiasUpdater().equals(layer.getIUpdater()),
+            "a separate bias updater (%s) is not supported by DP-SGD", layer.getBiasUpdater());
+        base = layer.getIUpdater();
+      }
+    }
+    checkArgument(base != null, "the configuration has no layer with parameters");
+    DpSgd dp = updater(base);
+    for (NeuralNetConfiguration layerConf : copy.getConfs()) {
+      if (layerConf.getLayer() instanceof BaseLayer layer) {
+        layer.setIUpdater(dp);
+        layer.setBiasUpdater(null);
+      }
+    }
+    MultiLayerNetwork net = new MultiLayerNetwork(copy);
+    net.init();
+    return net;
+  }
+
+  /** A ledger with the composition accountant and, when a target ε was given, that target as its budget. */
+  public PrivacyLedger ledger() {
+    PrivacyLedger.Builder b = PrivacyLedger.builder()
+        .accountant(new CompositionStepAccountant(mechanism(), orders)).delta(delta).conversion(conversion);
+    targetEpsilon.ifPresent(e -> b.budget(new PrivacyBudget(e, delta, ThreatModel.ALL_ITERATES_RELEASED)));
+    return b.build();
+  }
+
+  /** A trainer with a secure Poisson sampler and {@link #ledger()}; add callbacks, then build. */
+  public DpSgdTrainer.Builder trainer(MultiLayerNetwork net, IndexedData data) {
+    checkArgument(data.size() == datasetSize, "setup is for %s records, data has %s", datasetSize, data.size());
+    return DpSgdTrainer.builder(net, data)
+        .sampler(PoissonSampler.withExpectedBatchSize(datasetSize, expectedBatchSize, AesCtrRandom.secure()))
+        .ledger(ledger()).epochs(epochs);
+  }
+
+  /** Builder: dataset size, expected batch size, epochs, clip norm, δ and one of noise / target ε. */
+  public static final class Builder {
+    private int datasetSize;
+    private int expectedBatchSize;
+    private int epochs;
+    private double clipNorm;
+    private double noiseMultiplier = Double.NaN;
+    private Double targetEpsilon;
+    private double delta = Double.NaN;
+    private Orders orders = Orders.DEFAULT;
+    private RdpConversion conversion = RdpConversion.IMPROVED;
+
+    private Builder() {}
+
+    public Builder datasetSize(int n) {
+      checkArgument(n > 0, "dataset size must be > 0, was %s", n);
+      this.datasetSize = n;
+      return this;
+    }
+
+    public Builder expectedBatchSize(int b) {
+      checkArgument(b > 0, "expected batch size must be > 0, was %s", b);
+      this.expectedBatchSize = b;
+      return this;
+    }
+
+    public Builder epochs(int epochs) {
+      checkArgument(epochs > 0, "epochs must be > 0, was %s", epochs);
+      this.epochs = epochs;
+      return this;
+    }
+
+    public Builder clipNorm(double c) {
+      checkArgument(c > 0 && Double.isFinite(c), "clip norm must be finite and > 0, was %s", c);
+      this.clipNorm = c;
+      return this;
+    }
+
+    public Builder noiseMultiplier(double z) {
+      checkArgument(z > 0 && Double.isFinite(z), "noise multiplier must be finite and > 0, was %s", z);
+      this.noiseMultiplier = z;
+      return this;
+    }
+
+    /** Calibrate the noise so that the whole run is (ε, δ)-DP; also enforced as a budget. */
+    public Builder targetEpsilon(double epsilon) {
+      checkArgument(epsilon > 0 && Double.isFinite(epsilon), "target epsilon must be finite and > 0, was %s",
+          epsilon);
+      this.targetEpsilon = epsilon;
+      return this;
+    }
+
+    public Builder delta(double delta) {
+      checkArgument(delta > 0 && delta < 1, "delta must be in (0, 1), was %s", delta);
+      this.delta = delta;
+      return this;
+    }
+
+    public Builder orders(Orders orders) {
+      this.orders = checkNotNull(orders, "orders");
+      return this;
+    }
+
+    public Builder conversion(RdpConversion conversion) {
+      this.conversion = checkNotNull(conversion, "conversion");
+      return this;
+    }
+
+    public DpSgdSetup build() {
+      checkState(datasetSize > 0 && expectedBatchSize > 0 && epochs > 0 && clipNorm > 0,
+          "dataset size, expected batch size, epochs and clip norm are required");
+      checkState(expectedBatchSize <= datasetSize, "expected batch size %s exceeds the dataset size %s",
+          expectedBatchSize, datasetSize);
+      checkState(!Double.isNaN(delta), "delta is required");
+      checkState(Double.isNaN(noiseMultiplier) != (targetEpsilon == null),
+          "give exactly one of noiseMultiplier and targetEpsilon");
+      return new DpSgdSetup(this);
+    }
+  }
+}

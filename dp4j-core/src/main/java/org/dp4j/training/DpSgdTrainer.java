@@ -1,0 +1,177 @@
+package org.dp4j.training;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.accounting.SampledGaussianMechanism;
+import org.dp4j.accounting.ledger.CompositionStepAccountant;
+import org.dp4j.accounting.ledger.LedgerRow;
+import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.noise.GaussianNoise;
+import org.dp4j.noise.NoiseSource;
+import org.dp4j.sampling.BatchSampler;
+import org.dp4j.sampling.SamplingCompatibility;
+import org.dp4j.updater.DpSgd;
+import org.dp4j.updater.DpSgdStep;
+import org.nd4j.linalg.dataset.DataSet;
+
+/**
+ * The DP-SGD training loop: per step, ask the ledger whether the update fits in the budget, draw the
+ * batch from the sampler, take one {@link DpSgdStep}; per epoch, close a ledger row.
+ *
+ * <p>The sampler must match the accountants: the composition accountant of the network's
+ * {@link DpSgd} (sampled Gaussian) assumes Poisson sampling with rate expectedBatchSize/n, and the
+ * trainer refuses any other sampler for it ({@link SamplingCompatibility}).
+ *
+ * <pre>{@code
+ * DpSgdTrainer trainer = DpSgdTrainer.builder(net, data)
+ *     .sampler(PoissonSampler.withExpectedBatchSize(data.size(), 256, AesCtrRandom.secure()))
+ *     .ledger(PrivacyLedger.builder().accountant(DpSgdTrainer.compositionAccountant(net, data.size()))
+ *         .delta(1e-5).budget(new PrivacyBudget(3, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build())
+ *     .epochs(20).onEpoch(row -> System.out.println(row.composition().orElseThrow().summary()))
+ *     .build();
+ * TrainingResult result = trainer.train();
+ * }</pre>
+ */
+public final class DpSgdTrainer {
+  private final MultiLayerNetwork net;
+  private final IndexedData data;
+  private final BatchSampler sampler;
+  private final PrivacyLedger ledger;
+  private final int epochs;
+  private final DpSgdStep step;
+  private final List<Consumer<LedgerRow>> onEpoch;
+  private final Runnable onStep;
+
+  private DpSgdTrainer(Builder b) {
+    this.net = b.net;
+    this.data = b.data;
+    this.sampler = b.sampler;
+    this.ledger = b.ledger;
+    this.epochs = b.epochs;
+    this.onEpoch = List.copyOf(b.onEpoch);
+    this.onStep = b.onStep;
+    this.step = DpSgdStep.of(net, b.noise);
+    DpSgd dp = step.config();
+    checkArgument(sampler.plan().datasetSize() == data.size(),
+        "the sampler covers %s records but the data has %s", sampler.plan().datasetSize(), data.size());
+    for (var a : ledger.accountants()) {
+      if (a instanceof CompositionStepAccountant c) {
+        SampledGaussianMechanism expected = dp.mechanism(data.size());
+        checkArgument(c.mechanism().equals(expected),
+            "the ledger accounts %s but the network's DpSgd runs %s", c.mechanism(), expected);
+        SamplingCompatibility.requireMatches(expected, sampler.plan());
+      }
+    }
+  }
+
+  /** The composition accountant of the network's {@link DpSgd} mechanism over n records. */
+  public static CompositionStepAccountant compositionAccountant(MultiLayerNetwork net, int datasetSize,
+      org.dp4j.accounting.Orders orders) {
+    return new CompositionStepAccountant(DpSgdStep.configOf(net).mechanism(datasetSize), orders);
+  }
+
+  public static Builder builder(MultiLayerNetwork net, IndexedData data) {
+    return new Builder(net, data);
+  }
+
+  /** Runs until every epoch is done or the budget would be exceeded by the next update. */
+  public TrainingResult train() {
+    int stepsPerEpoch = sampler.plan().stepsPerEpoch();
+    int completed = 0;
+    for (int epoch = 1; epoch <= epochs; epoch++) {
+      for (int s = 0; s < stepsPerEpoch; s++) {
+        if (!ledger.tryStep()) {
+          closeRow(epoch, true);
+          return new TrainingResult(net, ledger, StopReason.BUDGET, completed, ledger.steps());
+        }
+        DataSet batch = data.rows(sampler.nextBatch());
+        step.apply(batch.getFeatures(), batch.getLabels());
+        onStep.run();
+      }
+      completed++;
+      closeRow(epoch, false);
+      net.incrementEpochCount();
+    }
+    return new TrainingResult(net, ledger, StopReason.COMPLETED, completed, ledger.steps());
+  }
+
+  private void closeRow(int epoch, boolean partial) {
+    List<LedgerRow> rows = ledger.rows();
+    long recorded = rows.isEmpty() ? 0 : rows.get(rows.size() - 1).steps();
+    if (partial && ledger.steps() == recorded) {
+      return;
+    }
+    LedgerRow row = ledger.closeEpoch(epoch);
+    onEpoch.forEach(c -> c.accept(row));
+  }
+
+  /** Builder; network, data, sampler, ledger and epochs are required. */
+  public static final class Builder {
+    private final MultiLayerNetwork net;
+    private final IndexedData data;
+    private BatchSampler sampler;
+    private PrivacyLedger ledger;
+    private int epochs = -1;
+    private NoiseSource noise;
+    private final List<Consumer<LedgerRow>> onEpoch = new ArrayList<>();
+    private Runnable onStep = () -> { };
+
+    private Builder(MultiLayerNetwork net, IndexedData data) {
+      this.net = checkNotNull(net, "network");
+      this.data = checkNotNull(data, "data");
+    }
+
+    /** The batch schedule; must be Poisson for the composition accountant. */
+    public Builder sampler(BatchSampler sampler) {
+      this.sampler = checkNotNull(sampler, "sampler");
+      return this;
+    }
+
+    /** A fresh ledger (no step accounted yet); it enforces the budget, if it has one. */
+    public Builder ledger(PrivacyLedger ledger) {
+      this.ledger = checkNotNull(ledger, "ledger");
+      return this;
+    }
+
+    public Builder epochs(int epochs) {
+      checkArgument(epochs > 0, "epochs must be > 0, was %s", epochs);
+      this.epochs = epochs;
+      return this;
+    }
+
+    /** Noise source; secure ({@link GaussianNoise#secure()}) unless a test passes a fixed-seed one. */
+    public Builder noise(NoiseSource noise) {
+      this.noise = checkNotNull(noise, "noise");
+      return this;
+    }
+
+    /** Called with each epoch's ledger row (also with the partial row of a budget stop). */
+    public Builder onEpoch(Consumer<LedgerRow> consumer) {
+      onEpoch.add(checkNotNull(consumer, "consumer"));
+      return this;
+    }
+
+    /** Called after every private update (e.g. a progress display). */
+    public Builder onStep(Runnable callback) {
+      this.onStep = checkNotNull(callback, "callback");
+      return this;
+    }
+
+    public DpSgdTrainer build() {
+      checkState(sampler != null, "a sampler is required");
+      checkState(ledger != null, "a ledger is required");
+      checkState(epochs > 0, "epochs are required");
+      checkState(ledger.steps() == 0, "the ledger must be fresh, it has %s steps", ledger.steps());
+      if (noise == null) {
+        noise = GaussianNoise.secure();
+      }
+      return new DpSgdTrainer(this);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package org.dp4j.training;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import org.dp4j.data.LabelledImages;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * An in-memory training set addressed by record index, as samplers produce them. The trainer asks for
+ * one batch of rows per step; an empty index array (an empty Poisson batch) yields zero-row arrays, so
+ * the step still adds its noise.
+ */
+public interface IndexedData {
+  /** Number of records n. */
+  int size();
+
+  /** The records {@code indices} as features and labels; zero rows for an empty array. */
+  DataSet rows(int[] indices);
+
+  /** MNIST-style images, features scaled to [0, 1], one-hot labels. */
+  static IndexedData of(LabelledImages images, DataType type) {
+    return new IndexedData() {
+      @Override
+      public int size() {
+        return images.size();
+      }
+
+      @Override
+      public DataSet rows(int[] indices) {
+        if (indices.length == 0) {
+          return new DataSet(Nd4j.create(type, 0, images.featureCount()), Nd4j.create(type, 0, images.classes()));
+        }
+        return images.toDataSet(indices, type);
+      }
+    };
+  }
+
+  /** Rows of an existing DataSet (features [n, ...], labels [n, k]). */
+  static IndexedData of(DataSet all) {
+    INDArray x = all.getFeatures();
+    INDArray y = all.getLabels();
+    checkArgument(x.size(0) == y.size(0), "features have %s rows but labels %s", x.size(0), y.size(0));
+    return new IndexedData() {
+      @Override
+      public int size() {
+        return (int) x.size(0);
+      }
+
+      @Override
+      public DataSet rows(int[] indices) {
+        if (indices.length == 0) {
+          long[] xs = x.shape().clone();
+          long[] ys = y.shape().clone();
+          xs[0] = 0;
+          ys[0] = 0;
+          return new DataSet(Nd4j.create(x.dataType(), xs), Nd4j.create(y.dataType(), ys));
+        }
+        return new DataSet(Nd4j.pullRows(x, 1, indices), Nd4j.pullRows(y, 1, indices));
+      }
+    };
+  }
+}

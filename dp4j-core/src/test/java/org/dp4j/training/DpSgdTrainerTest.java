@@ -1,0 +1,153 @@
+package org.dp4j.training;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.accounting.Orders;
+import org.dp4j.accounting.RdpConversion;
+import org.dp4j.accounting.SgmCalibration;
+import org.dp4j.accounting.ThreatModel;
+import org.dp4j.accounting.ledger.PrivacyBudget;
+import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.data.LabelledImages;
+import org.dp4j.data.MnistLoader;
+import org.dp4j.data.MnistSplit;
+import org.dp4j.noise.AesCtrRandom;
+import org.dp4j.noise.GaussianNoise;
+import org.dp4j.sampling.ShuffleOncePartition;
+import org.dp4j.updater.DpSgd;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.nd4j.evaluation.classification.Evaluation;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.learning.config.Sgd;
+import org.nd4j.linalg.lossfunctions.LossFunctions;
+
+class DpSgdTrainerTest {
+  static MultiLayerConfiguration mlp(int in, int hidden, int out) {
+    return new NeuralNetConfiguration.Builder().seed(1).dataType(DataType.FLOAT).updater(new Sgd(0.5)).list()
+        .layer(new DenseLayer.Builder().nIn(in).nOut(hidden).activation(Activation.RELU).build())
+        .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(hidden).nOut(out)
+            .activation(Activation.SOFTMAX).build())
+        .build();
+  }
+
+  /** Two Gaussian blobs in 10 dimensions, separable. */
+  static DataSet blobs(int n) {
+    Nd4j.getRandom().setSeed(5);
+    INDArray x = Nd4j.randn(DataType.FLOAT, n, 10);
+    INDArray y = Nd4j.zeros(DataType.FLOAT, n, 2);
+    for (int i = 0; i < n; i++) {
+      int c = i % 2;
+      x.getRow(i).addi(c == 0 ? 1.5f : -1.5f);
+      y.putScalar(i, c, 1f);
+    }
+    return new DataSet(x, y);
+  }
+
+  @Test
+  void privateNetworkWrapsTheConfiguredUpdater() {
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(1000).expectedBatchSize(50).epochs(3).clipNorm(1)
+        .noiseMultiplier(1.0).delta(1e-5).build();
+    MultiLayerConfiguration conf = mlp(10, 8, 2);
+    MultiLayerNetwork net = setup.privateNetwork(conf);
+    DpSgd dp = org.dp4j.updater.DpSgdStep.configOf(net);
+    assertThat(dp.baseUpdater()).isEqualTo(new Sgd(0.5));
+    assertThat(dp.noiseMultiplier()).isEqualTo(1.0);
+    assertThat(dp.expectedBatchSize()).isEqualTo(50);
+    assertThat(conf.getConf(0).getLayer()).extracting(l -> ((DenseLayer) l).getIUpdater()).isEqualTo(new Sgd(0.5));
+    assertThatThrownBy(() -> setup.privateNetwork(net.getLayerWiseConfigurations()))
+        .hasMessageContaining("already private");
+  }
+
+  @Test
+  void targetEpsilonIsCalibratedAndNeverExceeded() {
+    DataSet data = blobs(1000);
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(1000).expectedBatchSize(50).epochs(4).clipNorm(1)
+        .targetEpsilon(2.0).delta(1e-5).build();
+    double expectedZ = SgmCalibration.noiseMultiplier(2.0, 1e-5, 0.05, 80, Orders.DEFAULT, RdpConversion.IMPROVED)
+        .noiseMultiplier();
+    assertThat(setup.noiseMultiplier()).isEqualTo(expectedZ);
+    MultiLayerNetwork net = setup.privateNetwork(mlp(10, 8, 2));
+    TrainingResult r = setup.trainer(net, IndexedData.of(data)).noise(GaussianNoise.insecureFixedSeed(3)).build()
+        .train();
+    assertThat(r.stopReason()).isEqualTo(StopReason.COMPLETED);
+    assertThat(r.epochsCompleted()).isEqualTo(4);
+    assertThat(r.steps()).isEqualTo(80);
+    assertThat(r.ledger().rows()).hasSize(4);
+    double eps = r.ledger().rows().get(3).composition().orElseThrow().epsilon();
+    assertThat(eps).isLessThanOrEqualTo(2.0).isGreaterThan(1.99);
+    Evaluation eval = net.evaluate(new org.deeplearning4j.datasets.iterator.utilty.ListDataSetIterator<>(
+        data.asList(), 100));
+    assertThat(eval.accuracy()).isGreaterThan(0.9);
+  }
+
+  @Test
+  void budgetStopsTrainingAtTheAccountantsStepCount() {
+    DataSet data = blobs(400);
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(400).expectedBatchSize(40).epochs(50).clipNorm(1)
+        .noiseMultiplier(2.0).delta(1e-5).build();
+    MultiLayerNetwork net = setup.privateNetwork(mlp(10, 4, 2));
+    PrivacyLedger ledger = PrivacyLedger.builder().accountant(DpSgdTrainer.compositionAccountant(net, 400,
+        Orders.DEFAULT)).delta(1e-5).budget(new PrivacyBudget(1.5, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build();
+    TrainingResult r = setup.trainer(net, IndexedData.of(data)).ledger(ledger)
+        .noise(GaussianNoise.insecureFixedSeed(4)).build().train();
+    long allowed = SgmCalibration.maxSteps(1.5, 1e-5, 0.1, 2.0, Orders.DEFAULT, RdpConversion.IMPROVED).steps();
+    assertThat(allowed).as("a mid-epoch stop").isBetween(11L, 499L).matches(a -> a % 10 != 0);
+    assertThat(r.stopReason()).isEqualTo(StopReason.BUDGET);
+    assertThat(r.steps()).isEqualTo(allowed);
+    assertThat(r.epochsCompleted()).isEqualTo((int) (allowed / 10));
+    assertThat(ledger.rows().get(ledger.rows().size() - 1).steps()).isEqualTo(allowed);
+    assertThat(ledger.rows().get(ledger.rows().size() - 1).composition().orElseThrow().epsilon())
+        .isLessThanOrEqualTo(1.5);
+  }
+
+  @Test
+  void aSamplerTheAccountantDoesNotCoverIsRefused() {
+    DataSet data = blobs(400);
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(400).expectedBatchSize(40).epochs(2).clipNorm(1)
+        .noiseMultiplier(1.0).delta(1e-5).build();
+    MultiLayerNetwork net = setup.privateNetwork(mlp(10, 4, 2));
+    assertThatThrownBy(() -> setup.trainer(net, IndexedData.of(data))
+        .sampler(new ShuffleOncePartition(400, 40, AesCtrRandom.insecureFixedSeed(1))).build())
+        .hasMessageContaining("Poisson");
+  }
+
+  @Test
+  void aShortRunOnAnMnistSliceLearns() throws Exception {
+    Path dir = Path.of(System.getProperty("user.dir")).resolve("../.cache/data/mnist").normalize();
+    Assumptions.assumeTrue(Files.isDirectory(dir), "MNIST not fetched (scripts/fetch-data.sh)");
+    LabelledImages train = MnistLoader.load(dir, MnistSplit.TRAIN);
+    LabelledImages test = MnistLoader.load(dir, MnistSplit.TEST);
+    int n = 6000;
+    int[] slice = new int[n];
+    for (int i = 0; i < n; i++) {
+      slice[i] = i;
+    }
+    DataSet trainSlice = train.toDataSet(slice, DataType.FLOAT);
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(n).expectedBatchSize(200).epochs(3).clipNorm(1)
+        .targetEpsilon(5).delta(1e-5).build();
+    MultiLayerNetwork net = setup.privateNetwork(mlp(784, 64, 10));
+    TrainingResult r = setup.trainer(net, IndexedData.of(trainSlice)).build().train();
+    int[] first = new int[2000];
+    for (int i = 0; i < first.length; i++) {
+      first[i] = i;
+    }
+    DataSet testSlice = test.toDataSet(first, DataType.FLOAT);
+    Evaluation eval = new Evaluation(10);
+    eval.eval(testSlice.getLabels(), net.output(testSlice.getFeatures()));
+    assertThat(eval.accuracy()).as("test accuracy after 3 private epochs on 6k examples").isGreaterThan(0.75);
+    assertThat(r.ledger().rows().get(2).composition().orElseThrow().epsilon()).isLessThanOrEqualTo(5);
+  }
+}
