@@ -26,7 +26,11 @@ class LiftedMlpTest {
 
   /** A DL4J MLP: dense ReLU layers of the given widths, then an identity/MSE output layer. */
   static MultiLayerNetwork mlp(long seed, int... widths) {
-    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.DOUBLE).list();
+    return mlp(DataType.DOUBLE, seed, widths);
+  }
+
+  static MultiLayerNetwork mlp(DataType type, long seed, int... widths) {
+    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(type).list();
     int last = widths.length - 2;
     for (int i = 0; i < last; i++) {
       list.layer(new DenseLayer.Builder().nIn(widths[i]).nOut(widths[i + 1])

@@ -51,7 +51,7 @@ class NoiseScheduleTest {
     assertThat(p.dropped()).isEqualTo(3);
     int[] order = p.order();
     assertThat(Arrays.stream(order).distinct().count()).isEqualTo(100);
-    assertThat(order).allMatch(i -> i >= 0 && i < 103);
+    assertThat(Arrays.stream(order).allMatch(i -> i >= 0 && i < 103)).isTrue();
     assertThat(ShuffleOncePartition.create(103, 10, 42).order()).containsExactly(order);
     assertThat(ShuffleOncePartition.create(103, 10, 43).order()).isNotEqualTo(order);
     assertThatThrownBy(() -> ShuffleOncePartition.create(5, 10, 1))
