@@ -27,9 +27,18 @@ final class ClippedBlockGradient {
 
   static ClippedBlockGradient compute(LinearBlock block, INDArray inputs, INDArray targets,
       double weight, double clipNorm) {
-    long b = inputs.rows();
     INDArray residual = block.apply(inputs).subi(targets).muli(weight);
-    INDArray inputNormsSq = inputs.mul(inputs).sum(1).addi(1.0);
+    return fromResiduals(inputs, residual, true, clipNorm);
+  }
+
+  /**
+   * The clipped mean from the per-example residuals r_i (consumed): g_i = x_iᵀ r_i, plus r_i for a
+   * bias if {@code withBias}, so ‖g_i‖² = (‖x_i‖² [+ 1])·‖r_i‖².
+   */
+  static ClippedBlockGradient fromResiduals(INDArray inputs, INDArray residual, boolean withBias,
+      double clipNorm) {
+    long b = inputs.rows();
+    INDArray inputNormsSq = inputs.mul(inputs).sum(1).addi(withBias ? 1.0 : 0.0);
     INDArray residualNormsSq = residual.mul(residual).sum(1);
     INDArray norms = Transforms.sqrt(inputNormsSq.muli(residualNormsSq), false).reshape(b, 1);
     // min(1, C/‖g_i‖); a zero gradient gives C/0 = +∞ → 1

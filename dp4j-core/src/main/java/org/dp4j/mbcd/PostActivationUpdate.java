@@ -1,7 +1,5 @@
 package org.dp4j.mbcd;
 
-import static com.google.common.base.Preconditions.checkState;
-
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -31,16 +29,13 @@ final class PostActivationUpdate {
 
   /** rhs·(A·Aᵀ + shift·I)⁻¹ for A [n, m] and rhs [b, n]: one factorisation, b right-hand sides. */
   private static INDArray solveShifted(INDArray a, INDArray rhs, double shift) {
-    INDArray m = a.mmul(a.transpose()).dup('f');
+    INDArray m = a.mmul(a.transpose());
     m.addi(Nd4j.eye(m.rows()).castTo(m.dataType()).muli(shift));
-    // one LAPACK eigendecomposition M = Q·diag(λ)·Qᵀ (syev; M is SPD with λ ≥ shift), then
+    // one LAPACK eigendecomposition M = Q·diag(λ)·Qᵀ (M is SPD with λ ≥ shift), then
     // rhs·M⁻¹ = ((rhs·Q)·diag(1/λ))·Qᵀ by two GEMMs for all rows. ND4J's generic solve/inverse ops
     // were ~100x slower, and its trsm binding rejects its arguments.
-    INDArray eigenvalues = Nd4j.create(m.dataType(), m.rows());
-    int info = Nd4j.getBlasWrapper().lapack().syev('V', 'U', m, eigenvalues);
-    checkState(info == 0, "LAPACK syev failed with info=%s", info);
-    INDArray q = m;
-    INDArray inverseEigenvalues = eigenvalues.rdiv(1.0).reshape(1, eigenvalues.length());
-    return rhs.mmul(q).muliRowVector(inverseEigenvalues).mmul(q.transpose());
+    SymmetricEigen eigen = SymmetricEigen.of(m);
+    INDArray q = eigen.vectors();
+    return rhs.mmul(q).muliRowVector(eigen.values().rdiv(1.0)).mmul(q.transpose());
   }
 }
