@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.prox.ProximalOperator;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.ops.transforms.Transforms;
@@ -56,8 +57,9 @@ public final class DpMbcdTrainer {
           : b.activationNormBounds[d - 1];
     }
     int[] order = partition.order();
-    this.features = b.features.getRows(order);
-    this.labels = b.labels.getRows(order);
+    DataType type = b.initial.params().dataType();
+    this.features = b.features.getRows(order).castTo(type);
+    this.labels = b.labels.getRows(order).castTo(type);
     RowNormClip.clipInPlace(features, rho[0]);
     this.aux = new AuxiliaryStore(order.length, partition.batchSize(), model.widths(),
         features.dataType());
@@ -309,7 +311,8 @@ public final class DpMbcdTrainer {
       checkArgument(inputNormBound > 0, "input norm bound must be > 0, was %s", inputNormBound);
       checkNotNull(schedule, "a noise schedule is required");
       checkArgument(features.rows() <= Integer.MAX_VALUE, "too many examples: %s", features.rows());
-      long need = AuxiliaryStore.bytesRequired(features.rows(), widths, features.dataType());
+      long need = AuxiliaryStore.bytesRequired(features.rows(), widths,
+          initial.params().dataType());
       checkArgument(need <= maxAuxiliaryBytes,
           "the auxiliary store needs %s bytes for %s examples, above the limit maxAuxiliaryBytes=%s",
           need, features.rows(), maxAuxiliaryBytes);

@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.BaseOutputLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
@@ -21,7 +22,9 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * The released part of a lifted dense ReLU network (Chen &amp; Liu Eq. 3–4; digest 003 §1, §2.7): the
  * D+1 blocks W_0..W_D (weights and biases) of a DL4J {@link MultiLayerNetwork} made of D dense ReLU
  * layers and a final {@link OutputLayer} with identity activation and MSE (or L2) loss. The per-example
- * auxiliaries x_d, u_d are not here: they live in the trainer and never leave it.
+ * auxiliaries x_d, u_d are not here: they live in the trainer and never leave it. DL4J's loss is only
+ * checked to be a squared loss: the lifted objective uses R = ½‖W_D x_D + c_D − y‖² as in the paper,
+ * whatever DL4J's own scaling (MSE divides by the number of outputs).
  *
  * <pre>{@code
  * LiftedMlp lifted = LiftedMlp.from(net);        // copies net's parameters
@@ -59,6 +62,14 @@ public final class LiftedMlp {
 
   private static void checkLayer(int i, Layer layer, boolean last) {
     checkArgument(layer.getIDropout() == null, "layer %s: dropout is not supported", i);
+    if (layer instanceof BaseLayer) {
+      BaseLayer base = (BaseLayer) layer;
+      // DL4J's L1/L2/weight decay are gradient terms the lifted trainer never applies; a regulariser
+      // belongs in the prox (digest 003 §7)
+      checkArgument(isEmpty(base.getRegularization()) && isEmpty(base.getRegularizationBias()),
+          "layer %s: DL4J regularisation %s is not applied by DP-MBCD; use a ProximalOperator", i,
+          base.getRegularization());
+    }
     if (!last) {
       checkArgument(layer instanceof DenseLayer,
           "layer %s must be a DenseLayer (lifted MLP), was %s", i, layer.getClass().getSimpleName());
@@ -77,6 +88,10 @@ public final class LiftedMlp {
     checkArgument(out.getLossFn() instanceof LossL2,
         "the output layer must use MSE or L2 loss (the x_D closed form), was %s", out.getLossFn());
     checkArgument(out.hasBias(), "the output layer must have a bias");
+  }
+
+  private static boolean isEmpty(List<?> list) {
+    return list == null || list.isEmpty();
   }
 
   /** D: the number of hidden layers; there are D+1 released blocks. */

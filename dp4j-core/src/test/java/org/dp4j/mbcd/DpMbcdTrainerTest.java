@@ -67,6 +67,7 @@ class DpMbcdTrainerTest {
   @Test
   void mechanismDescribesWhatTheTrainerDoes() {
     INDArray[] train = blobs(610, 3);
+    INDArray original = train[0].dup();
     List<int[]> steps = new ArrayList<>();
     DpMbcdTrainer t = trainer(LiftedMlpTest.mlp(5, 8, 16, 16, 3), train, 0.02).epochs(2)
         .listener((k, j, o) -> {
@@ -94,6 +95,7 @@ class DpMbcdTrainerTest {
     assertThat(t.auxiliaryBytes()).isEqualTo(600L * 2 * 32 * 8);
     t.fit();
     assertThat(steps).hasSize(24);
+    assertThat(train[0]).as("the caller's data is not clipped or permuted").isEqualTo(original);
     assertThat(steps.get(13)).containsExactly(1, 1);
     assertThatThrownBy(t::fitEpoch).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("2 planned epochs");

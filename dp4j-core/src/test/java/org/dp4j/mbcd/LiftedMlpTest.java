@@ -85,6 +85,12 @@ class LiftedMlpTest {
             .activation(Activation.SOFTMAX).build()).build();
     assertThatThrownBy(() -> LiftedMlp.from(init(softmax)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("identity");
+    var l2 = new NeuralNetConfiguration.Builder().dataType(DataType.DOUBLE).l2(1e-4).list()
+        .layer(new DenseLayer.Builder().nIn(3).nOut(4).activation(Activation.RELU).build())
+        .layer(new OutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2)
+            .activation(Activation.IDENTITY).build()).build();
+    assertThatThrownBy(() -> LiftedMlp.from(init(l2)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ProximalOperator");
   }
 
   private static MultiLayerNetwork init(MultiLayerConfiguration conf) {
