@@ -115,6 +115,22 @@ class BlockSolversTest {
   }
 
   @Test
+  void aForwardPassIsAFixedPointOfTheHiddenXAndUUpdates() {
+    // digest 003 P10: with u_d = W_d x_d + c_d and x_d = σ(u_{d-1}), Eq. 11 returns x_d and Eq. 10
+    // returns u_d (derived by hand in the digest, independent of the solvers' code)
+    Random rnd = new Random(21);
+    LinearBlock w = randomBlock(rnd, 6, 5);
+    INDArray uPrev = Nd4j.randn(new long[] {7, 6});
+    INDArray x = org.nd4j.linalg.ops.transforms.Transforms.relu(uPrev, true);
+    INDArray u = w.apply(x);
+    INDArray xNext = org.nd4j.linalg.ops.transforms.Transforms.relu(u, true);
+    assertThat(PostActivationUpdate.hidden(w, u, x).reshape(42).toDoubleVector())
+        .containsExactly(x.reshape(42).toDoubleVector(), within(1e-12));
+    assertThat(PreActivationUpdate.solve(xNext, w.apply(x)).reshape(35).toDoubleVector())
+        .containsExactly(u.reshape(35).toDoubleVector(), within(1e-15));
+  }
+
+  @Test
   void wGradientMatchesDigestWithCorrectedSign() {
     // digest 003 §5.6: W = [[0.5,-0.5]], x = [0.6,0.8], u = [1]: ∇_W f = [[-0.66, -0.88]];
     // with a zero bias, ∂f/∂c = Wx - u = -1.1, so ‖g‖ = 1.1·sqrt(‖x‖² + 1) = 1.1·√2
