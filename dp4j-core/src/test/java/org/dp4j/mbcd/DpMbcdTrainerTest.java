@@ -59,7 +59,10 @@ class DpMbcdTrainerTest {
     DpMbcdTrainer t = trainer(net, train, 1e-6).build();
     double lossBefore = t.trainingLoss();
     t.fit();
-    double after = accuracy(t.releasedNetwork().output(test[0]), test[1]);
+    MultiLayerNetwork released = t.releasedNetwork();
+    assertThat(released.output(test[0]).reshape(900).toDoubleVector()).as("written-back blocks")
+        .containsExactly(t.model().output(test[0]).reshape(900).toDoubleVector(), within(1e-12));
+    double after = accuracy(released.output(test[0]), test[1]);
     assertThat(t.trainingLoss()).isLessThan(0.5 * lossBefore);
     assertThat(after).isGreaterThan(0.9).isGreaterThan(before);
   }
