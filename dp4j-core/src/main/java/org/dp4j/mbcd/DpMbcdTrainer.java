@@ -276,7 +276,7 @@ public final class DpMbcdTrainer {
       return this;
     }
 
-    /** Seed of the secret shuffle-once partition (default: drawn from SecureRandom). */
+    /** A fixed partition seed, for tests only (default: the partition is shuffled by SecureRandom). */
     public Builder partitionSeed(long seed) {
       this.partitionSeed = seed;
       return this;
@@ -319,9 +319,10 @@ public final class DpMbcdTrainer {
       if (noise == null) {
         noise = GaussianNoise.secure();
       }
-      long seed = partitionSeed != null ? partitionSeed : new SecureRandom().nextLong();
+      java.util.Random shuffler = partitionSeed != null ? new java.util.Random(partitionSeed)
+          : new SecureRandom();
       ShuffleOncePartition partition = ShuffleOncePartition.create((int) features.rows(),
-          batchSize, seed);
+          batchSize, shuffler);
       if (partition.dropped() > 0) {
         LoggerFactory.getLogger(DpMbcdTrainer.class).warn(
             "DP-MBCD: n={} is not a multiple of b={}: {} examples are dropped every epoch",

@@ -257,6 +257,7 @@ public final class DpNmf {
       return this;
     }
 
+    /** A fixed partition seed, for tests only (default: the partition is shuffled by SecureRandom). */
     public Builder partitionSeed(long seed) {
       this.partitionSeed = seed;
       return this;
@@ -305,8 +306,10 @@ public final class DpNmf {
         }
       }
       checkArgument(m.rows() <= Integer.MAX_VALUE, "too many rows: %s", m.rows());
-      long seed = partitionSeed != null ? partitionSeed : new SecureRandom().nextLong();
-      ShuffleOncePartition partition = ShuffleOncePartition.create((int) m.rows(), batchSize, seed);
+      java.util.Random shuffler = partitionSeed != null ? new java.util.Random(partitionSeed)
+          : new SecureRandom();
+      ShuffleOncePartition partition = ShuffleOncePartition.create((int) m.rows(), batchSize,
+          shuffler);
       if (!nonPrivate) {
         for (int k = 0; k < epochs; k++) {
           for (int j = 0; j < partition.numBatches(); j++) {

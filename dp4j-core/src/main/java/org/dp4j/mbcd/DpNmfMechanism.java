@@ -1,5 +1,7 @@
 package org.dp4j.mbcd;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import org.dp4j.accounting.NeighbouringRelation;
 
 /**
@@ -77,6 +79,9 @@ public final class DpNmfMechanism {
 
   /** o(k, j). */
   public double temperature(int epoch, int batch) {
+    checkArgument(epoch >= 0 && epoch < epochs, "epoch must be in [0, %s), was %s", epochs, epoch);
+    checkArgument(batch >= 0 && batch < numBatches,
+        "batch must be in [0, %s), was %s", numBatches, batch);
     return noiseSchedule.temperature(epoch, batch);
   }
 

@@ -11,7 +11,7 @@ import java.util.Random;
  * Thm. 4.6; digest 003 §2.4, P11, P12). Reshuffling per epoch would void the hidden-state bound.
  *
  * <pre>{@code
- * ShuffleOncePartition p = ShuffleOncePartition.create(1000, 64, new SecureRandom().nextLong());
+ * ShuffleOncePartition p = ShuffleOncePartition.create(1000, 64, new SecureRandom());
  * p.numBatches();   // 15
  * p.dropped();      // 40
  * }</pre>
@@ -29,13 +29,20 @@ public final class ShuffleOncePartition {
 
   /** A partition of n examples into batches of b, shuffled with the given (secret) seed. */
   public static ShuffleOncePartition create(int n, int batchSize, long seed) {
+    return create(n, batchSize, new Random(seed));
+  }
+
+  /**
+   * A partition shuffled by the given generator; pass a {@link java.security.SecureRandom} for a
+   * release (java.util.Random's 48-bit state reaches only a fraction of the n! orders).
+   */
+  public static ShuffleOncePartition create(int n, int batchSize, Random rnd) {
     checkArgument(batchSize >= 1, "batch size must be >= 1, was %s", batchSize);
     checkArgument(n >= batchSize, "need at least one full batch: n=%s < batch size %s", n, batchSize);
     int[] perm = new int[n];
     for (int i = 0; i < n; i++) {
       perm[i] = i;
     }
-    Random rnd = new Random(seed);
     for (int i = n - 1; i > 0; i--) {
       int k = rnd.nextInt(i + 1);
       int t = perm[i];
