@@ -245,7 +245,8 @@ public final class DpMbcdMechanism {
     public DpMbcdMechanism build() {
       checkArgument(learningRate > 0 && Double.isFinite(learningRate),
           "learning rate eta must be finite and > 0, was %s", learningRate);
-      checkArgument(gamma > 0 && Double.isFinite(gamma), "gamma must be finite and > 0, was %s", gamma);
+      checkArgument(gamma > 0 && Double.isFinite(gamma),
+          "gamma must be finite and > 0, was %s", gamma);
       checkArgument(batchSize >= 1, "batch size must be >= 1, was %s", batchSize);
       checkArgument(numBatches >= 1, "batches per epoch must be >= 1, was %s", numBatches);
       checkArgument(examplesDropped >= 0 && examplesDropped < batchSize,
@@ -264,8 +265,10 @@ public final class DpMbcdMechanism {
       }
       for (int k = 0; k < epochs; k++) {
         for (int j = 0; j < numBatches; j++) {
-          double o = noiseSchedule.temperature(k, j);   // throws if the schedule does not cover (k, j)
-          checkArgument(o > 0 && Double.isFinite(o), "o(%s, %s) must be finite and > 0, was %s", k, j, o);
+          // throws if the schedule does not cover (k, j)
+          double o = noiseSchedule.temperature(k, j);
+          checkArgument(o > 0 && Double.isFinite(o),
+              "o(%s, %s) must be finite and > 0, was %s", k, j, o);
         }
       }
       checkArgument(proxLipschitz > 0 && proxLipschitz <= 1,
