@@ -1,0 +1,279 @@
+package org.dp4j.mbcd;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import java.util.Arrays;
+import org.dp4j.accounting.NeighbouringRelation;
+
+/**
+ * What a DP-MBCD run does to each released block, as an immutable value for the hidden-state
+ * accountant (Chen &amp; Liu Alg. 4, Eq. 14, Thm. 4.6; digest 003 §2.4, §3.11, P6–P8, P12, P14). It holds
+ * no data and computes no privacy: the accountant reads η, o(k, j), b, S_g = 2C, N and K from here.
+ *
+ * <p>Per released block d and step (k, j): θ_d ← Prox_{η,r}(θ_d − η·ḡ_d + N(0, 2η·o(k,j)·I)), ḡ_d the
+ * batch mean of per-example gradients clipped to C, batches a fixed shuffle-once partition visited in
+ * the same order every epoch. The smoothness bounds β_d = w_d·(ρ_d² + 1) (w_d = γ for d &lt; D, 1 for
+ * the output; +1 from the bias) are what the code enforces by clipping x_d to ρ_d; whether they
+ * yield a contraction L_F &lt; 1 is the accountant's business (digest P4: in general L_F = 1).
+ *
+ * <pre>{@code
+ * DpMbcdMechanism m = trainer.mechanism();
+ * double o = m.temperature(0, 3);           // o(k=0, j=3)
+ * double sg = m.gradientSensitivity();      // 2C (replace-one)
+ * }</pre>
+ */
+public final class DpMbcdMechanism {
+  private final double learningRate;
+  private final double gamma;
+  private final int batchSize;
+  private final int numBatches;
+  private final int examplesDropped;
+  private final int epochs;
+  private final double clipNorm;
+  private final NoiseSchedule noiseSchedule;
+  private final long[] blockParameterCounts;
+  private final double[] activationNormBounds;
+  private final String proxDescription;
+  private final double proxLipschitz;
+  private final boolean secureNoise;
+
+  private DpMbcdMechanism(Builder b) {
+    this.learningRate = b.learningRate;
+    this.gamma = b.gamma;
+    this.batchSize = b.batchSize;
+    this.numBatches = b.numBatches;
+    this.examplesDropped = b.examplesDropped;
+    this.epochs = b.epochs;
+    this.clipNorm = b.clipNorm;
+    this.noiseSchedule = b.noiseSchedule;
+    this.blockParameterCounts = b.blockParameterCounts.clone();
+    this.activationNormBounds = b.activationNormBounds.clone();
+    this.proxDescription = b.proxDescription;
+    this.proxLipschitz = b.proxLipschitz;
+    this.secureNoise = b.secureNoise;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** η, the step size of every released block. */
+  public double learningRate() {
+    return learningRate;
+  }
+
+  /** γ, the penalty weight of the lifted objective (Eq. 4). */
+  public double gamma() {
+    return gamma;
+  }
+
+  /** b, examples per batch. */
+  public int batchSize() {
+    return batchSize;
+  }
+
+  /** N = ⌊n/b⌋, batches per epoch (one step per block per batch). */
+  public int numBatchesPerEpoch() {
+    return numBatches;
+  }
+
+  /** N·b, the examples actually used; the accountant's n. */
+  public int examplesUsed() {
+    return numBatches * batchSize;
+  }
+
+  /** n mod b examples never visited (reported, not silently lost). */
+  public int examplesDropped() {
+    return examplesDropped;
+  }
+
+  /** K, the planned number of epochs. */
+  public int epochs() {
+    return epochs;
+  }
+
+  /** C, the per-example clip norm of every block gradient. */
+  public double clipNorm() {
+    return clipNorm;
+  }
+
+  /** S_g = 2C: the replace-one sensitivity of one example's clipped gradient (digest P6). */
+  public double gradientSensitivity() {
+    return 2 * clipNorm;
+  }
+
+  public NeighbouringRelation neighbouringRelation() {
+    return NeighbouringRelation.REPLACE_ONE;
+  }
+
+  /** o(k, j), the noise temperature at batch j of epoch k. */
+  public double temperature(int epoch, int batch) {
+    checkArgument(epoch >= 0 && epoch < epochs, "epoch must be in [0, %s), was %s", epochs, epoch);
+    checkArgument(batch >= 0 && batch < numBatches,
+        "batch must be in [0, %s), was %s", numBatches, batch);
+    return noiseSchedule.temperature(epoch, batch);
+  }
+
+  /** sqrt(2η·o(k, j)): the per-coordinate noise std added to the parameters. */
+  public double noiseStd(int epoch, int batch) {
+    return Math.sqrt(2 * learningRate * temperature(epoch, batch));
+  }
+
+  public NoiseSchedule noiseSchedule() {
+    return noiseSchedule;
+  }
+
+  /** D + 1, the number of released blocks (each needs its own accountant; digest P15). */
+  public int numReleasedBlocks() {
+    return blockParameterCounts.length;
+  }
+
+  public long blockParameterCount(int block) {
+    return blockParameterCounts[block];
+  }
+
+  /** ρ_d: the enforced bound on ‖x_d‖ (d = 0 is the input; +∞ if not enforced). */
+  public double activationNormBound(int block) {
+    return activationNormBounds[block];
+  }
+
+  /** β_d = w_d(ρ_d² + 1), the enforced bound on the block Hessian norm (+∞ if ρ_d is not enforced). */
+  public double smoothnessBound(int block) {
+    double w = block == blockParameterCounts.length - 1 ? 1.0 : gamma;
+    double rho = activationNormBounds[block];
+    return w * (rho * rho + 1);
+  }
+
+  public String proxDescription() {
+    return proxDescription;
+  }
+
+  /** L_T of the proximal map at η (≤ 1; digest P5). */
+  public double proxLipschitz() {
+    return proxLipschitz;
+  }
+
+  /** Whether the noise came from a secure generator (false only in tests and benchmarks). */
+  public boolean secureNoise() {
+    return secureNoise;
+  }
+
+  /** How batches are formed: the scheme Theorem 4.6 covers (digest §2.4). */
+  public String batchScheme() {
+    return "shuffle once with a secret seed, fixed order every epoch, remainder dropped";
+  }
+
+  @Override
+  public String toString() {
+    return "DP-MBCD: eta=" + learningRate + ", gamma=" + gamma + ", b=" + batchSize + ", N="
+        + numBatches + " (dropped " + examplesDropped + "), K=" + epochs + ", C=" + clipNorm
+        + ", S_g=2C, noise " + noiseSchedule.description() + ", blocks="
+        + Arrays.toString(blockParameterCounts) + ", rho=" + Arrays.toString(activationNormBounds)
+        + ", prox " + proxDescription + " (L_T=" + proxLipschitz + ")"
+        + (secureNoise ? "" : ", INSECURE SEEDED NOISE");
+  }
+
+  /** Builder; every field is required except the prox (default "none", L_T = 1). */
+  public static final class Builder {
+    private double learningRate = Double.NaN;
+    private double gamma = 1.0;
+    private int batchSize;
+    private int numBatches;
+    private int examplesDropped;
+    private int epochs;
+    private double clipNorm = Double.NaN;
+    private NoiseSchedule noiseSchedule;
+    private long[] blockParameterCounts;
+    private double[] activationNormBounds;
+    private String proxDescription = "none";
+    private double proxLipschitz = 1.0;
+    private boolean secureNoise = true;
+
+    private Builder() {}
+
+    public Builder learningRate(double eta) {
+      this.learningRate = eta;
+      return this;
+    }
+
+    public Builder gamma(double gamma) {
+      this.gamma = gamma;
+      return this;
+    }
+
+    public Builder batches(int batchSize, int numBatches, int dropped) {
+      this.batchSize = batchSize;
+      this.numBatches = numBatches;
+      this.examplesDropped = dropped;
+      return this;
+    }
+
+    public Builder epochs(int epochs) {
+      this.epochs = epochs;
+      return this;
+    }
+
+    public Builder clipNorm(double clipNorm) {
+      this.clipNorm = clipNorm;
+      return this;
+    }
+
+    public Builder noiseSchedule(NoiseSchedule schedule) {
+      this.noiseSchedule = schedule;
+      return this;
+    }
+
+    /** One entry per released block: its parameter count and ρ_d (+∞ if not enforced). */
+    public Builder blocks(long[] parameterCounts, double[] activationNormBounds) {
+      this.blockParameterCounts = parameterCounts.clone();
+      this.activationNormBounds = activationNormBounds.clone();
+      return this;
+    }
+
+    public Builder prox(String description, double lipschitz) {
+      this.proxDescription = description;
+      this.proxLipschitz = lipschitz;
+      return this;
+    }
+
+    public Builder secureNoise(boolean secure) {
+      this.secureNoise = secure;
+      return this;
+    }
+
+    public DpMbcdMechanism build() {
+      checkArgument(learningRate > 0 && Double.isFinite(learningRate),
+          "learning rate eta must be finite and > 0, was %s", learningRate);
+      checkArgument(gamma > 0 && Double.isFinite(gamma),
+          "gamma must be finite and > 0, was %s", gamma);
+      checkArgument(batchSize >= 1, "batch size must be >= 1, was %s", batchSize);
+      checkArgument(numBatches >= 1, "batches per epoch must be >= 1, was %s", numBatches);
+      checkArgument(examplesDropped >= 0 && examplesDropped < batchSize,
+          "dropped examples must be in [0, b=%s), was %s", batchSize, examplesDropped);
+      checkArgument(epochs >= 1, "epochs must be >= 1, was %s", epochs);
+      checkArgument(clipNorm > 0 && Double.isFinite(clipNorm),
+          "clip norm C must be finite and > 0, was %s", clipNorm);
+      checkNotNull(noiseSchedule, "noise schedule is required");
+      checkNotNull(blockParameterCounts, "blocks are required");
+      checkArgument(blockParameterCounts.length >= 1
+              && blockParameterCounts.length == activationNormBounds.length,
+          "need one rho per block: %s blocks, %s bounds", blockParameterCounts.length,
+          activationNormBounds.length);
+      for (double rho : activationNormBounds) {
+        checkArgument(rho > 0, "activation norm bounds must be > 0 (or +Infinity), was %s", rho);
+      }
+      for (int k = 0; k < epochs; k++) {
+        for (int j = 0; j < numBatches; j++) {
+          // throws if the schedule does not cover (k, j)
+          double o = noiseSchedule.temperature(k, j);
+          checkArgument(o > 0 && Double.isFinite(o),
+              "o(%s, %s) must be finite and > 0, was %s", k, j, o);
+        }
+      }
+      checkArgument(proxLipschitz > 0 && proxLipschitz <= 1,
+          "prox Lipschitz constant must be in (0, 1], was %s", proxLipschitz);
+      return new DpMbcdMechanism(this);
+    }
+  }
+}

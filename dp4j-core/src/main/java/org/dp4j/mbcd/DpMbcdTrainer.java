@@ -1,0 +1,334 @@
+package org.dp4j.mbcd;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.prox.ProximalOperator;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.linalg.ops.transforms.Transforms;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DP-MBCD for a lifted dense ReLU network with MSE loss (Chen &amp; Liu Alg. 4; digest 003 §2.5, §7).
+ * Per batch of a shuffle-once fixed partition: x-update (Eq. 11) and clip to ρ_d (Eq. 12) for every
+ * hidden/output auxiliary, u-update (Eq. 10), then every released block W_d takes the noisy proximal
+ * step of Eq. 14 with per-example gradients clipped to C (digest P6). The auxiliaries are per
+ * example, held for the whole data set inside the trainer, and never leave it.
+ *
+ * <p>The privacy guarantee is the hidden-state one (only the final blocks are released): calling
+ * {@link #releasedNetwork()} or {@link #model()} before training ends and publishing the result
+ * voids it. This class computes no privacy; {@link #mechanism()} is what an accountant reads.
+ *
+ * <pre>{@code
+ * DpMbcdTrainer t = DpMbcdTrainer.builder(initialNet, features, oneHotLabels)
+ *     .batchSize(100).epochs(20).learningRate(0.1).clipNorm(1.0).activationNormBound(1.0)
+ *     .noiseSchedule(NoiseSchedule.constant(1e-3)).build();
+ * t.fit();
+ * MultiLayerNetwork released = t.releasedNetwork();
+ * }</pre>
+ */
+public final class DpMbcdTrainer {
+  private final LiftedMlp model;
+  private final AuxiliaryStore aux;
+  private final INDArray features;
+  private final INDArray labels;
+  private final DpMbcdMechanism mechanism;
+  private final double[] rho;
+  private final ProximalOperator prox;
+  private final GaussianNoise noise;
+  private final List<DpMbcdStepListener> listeners;
+  private int epoch;
+
+  private DpMbcdTrainer(Builder b, ShuffleOncePartition partition) {
+    this.model = LiftedMlp.from(b.initial);
+    int depth = model.depth();
+    this.rho = new double[depth + 1];
+    rho[0] = b.inputNormBound;
+    for (int d = 1; d <= depth; d++) {
+      rho[d] = b.activationNormBounds.length == 1 ? b.activationNormBounds[0]
+          : b.activationNormBounds[d - 1];
+    }
+    int[] order = partition.order();
+    DataType type = b.initial.params().dataType();
+    this.features = b.features.getRows(order).castTo(type);
+    this.labels = b.labels.getRows(order).castTo(type);
+    RowNormClip.clipInPlace(features, rho[0]);
+    this.aux = new AuxiliaryStore(order.length, partition.batchSize(), model.widths(),
+        features.dataType());
+    this.prox = b.prox;
+    this.noise = b.noise;
+    this.listeners = List.copyOf(b.listeners);
+    long[] counts = new long[model.numBlocks()];
+    for (int d = 0; d < counts.length; d++) {
+      counts[d] = model.blockParameterCount(d);
+    }
+    this.mechanism = DpMbcdMechanism.builder().learningRate(b.learningRate).gamma(b.gamma)
+        .batches(partition.batchSize(), partition.numBatches(), partition.dropped())
+        .epochs(b.epochs).clipNorm(b.clipNorm).noiseSchedule(b.schedule)
+        .blocks(counts, rho).prox(b.prox.description(), b.prox.lipschitzConstant(b.learningRate))
+        .secureNoise(b.noise.isSecure()).build();
+    for (int j = 0; j < partition.numBatches(); j++) {
+      initialiseAuxiliaries(j);
+    }
+  }
+
+  public static Builder builder(MultiLayerNetwork initial, INDArray features, INDArray labels) {
+    return new Builder(initial, features, labels);
+  }
+
+  /** Bytes the auxiliary store needs for n examples of this architecture in the net's data type. */
+  public static long auxiliaryBytesRequired(MultiLayerNetwork net, long examples) {
+    return AuxiliaryStore.bytesRequired(examples, LiftedMlp.from(net).widths(),
+        net.params().dataType());
+  }
+
+  /** Runs the remaining epochs up to K. */
+  public void fit() {
+    while (epoch < mechanism.epochs()) {
+      fitEpoch();
+    }
+  }
+
+  /** One epoch: every batch of the fixed partition once, in order. */
+  public void fitEpoch() {
+    checkState(epoch < mechanism.epochs(),
+        "all %s planned epochs are done; the mechanism (and its accounting) covers no more",
+        mechanism.epochs());
+    for (int j = 0; j < mechanism.numBatchesPerEpoch(); j++) {
+      step(j);
+    }
+    epoch++;
+  }
+
+  public int epochsCompleted() {
+    return epoch;
+  }
+
+  public DpMbcdMechanism mechanism() {
+    return mechanism;
+  }
+
+  /** The released blocks (live view; publishing it before training ends voids the guarantee). */
+  public LiftedMlp model() {
+    return model;
+  }
+
+  /** A new DL4J network holding the current released blocks. */
+  public MultiLayerNetwork releasedNetwork() {
+    return model.toNetwork();
+  }
+
+  /** Memory held by the hidden auxiliaries x_d, u_d (bytes). */
+  public long auxiliaryBytes() {
+    return aux.bytes();
+  }
+
+  /** Mean of ½‖f(x) − y‖² over the training examples used (a diagnostic on private data). */
+  double trainingLoss() {
+    INDArray r = model.output(features).subi(labels);
+    return 0.5 * r.mul(r).sumNumber().doubleValue() / features.rows();
+  }
+
+  private void initialiseAuxiliaries(int j) {
+    // a forward pass from the data-independent initial blocks (digest P10, P26)
+    INDArray x = batch(features, j);
+    for (int d = 0; d < model.depth(); d++) {
+      aux.u(d, j).assign(model.block(d).apply(x));
+      INDArray next = aux.x(d + 1, j);
+      next.assign(Transforms.relu(aux.u(d, j), true));
+      RowNormClip.clipInPlace(next, rho[d + 1]);
+      x = next;
+    }
+  }
+
+  private void step(int j) {
+    int depth = model.depth();
+    INDArray x0 = batch(features, j);
+    INDArray y = batch(labels, j);
+    // Eq. 11 + 12: every x_d from the stored u's
+    INDArray[] x = new INDArray[depth + 1];
+    for (int d = 1; d <= depth; d++) {
+      INDArray activatedPrev = Transforms.relu(aux.u(d - 1, j), true);
+      x[d] = d < depth ? PostActivationUpdate.hidden(model.block(d), aux.u(d, j), activatedPrev)
+          : PostActivationUpdate.output(model.block(d), y, activatedPrev, mechanism.gamma());
+      RowNormClip.clipInPlace(x[d], rho[d]);
+    }
+    x[0] = x0;
+    for (int d = 1; d <= depth; d++) {
+      aux.x(d, j).assign(x[d]);
+    }
+    // Eq. 10: every u_d from the new x's
+    for (int d = 0; d < depth; d++) {
+      aux.u(d, j).assign(PreActivationUpdate.solve(x[d + 1], model.block(d).apply(x[d])));
+    }
+    // Eq. 14: every released block, noisy proximal step on clipped per-example gradients
+    double o = mechanism.temperature(epoch, j);
+    for (int d = 0; d <= depth; d++) {
+      boolean output = d == depth;
+      INDArray target = output ? y : aux.u(d, j);
+      ClippedBlockGradient g = ClippedBlockGradient.compute(model.block(d), x[d], target,
+          output ? 1.0 : mechanism.gamma(), mechanism.clipNorm());
+      NoisyProximalStep.apply(model.block(d), g, mechanism.learningRate(), o, prox, noise);
+    }
+    for (DpMbcdStepListener l : listeners) {
+      l.stepDone(epoch, j, o);
+    }
+  }
+
+  private INDArray batch(INDArray rows, int j) {
+    long b = mechanism.batchSize();
+    return rows.get(NDArrayIndex.interval(j * b, (j + 1) * b), NDArrayIndex.all());
+  }
+
+  /** Builder: batch size, epochs, learning rate, clip norm and noise schedule are required. */
+  public static final class Builder {
+    private final MultiLayerNetwork initial;
+    private final INDArray features;
+    private final INDArray labels;
+    private int batchSize;
+    private int epochs;
+    private double learningRate = Double.NaN;
+    private double gamma = 1.0;
+    private double clipNorm = Double.NaN;
+    private double[] activationNormBounds = {1.0};
+    private double inputNormBound = Double.POSITIVE_INFINITY;
+    private NoiseSchedule schedule;
+    private ProximalOperator prox = ProximalOperator.none();
+    private GaussianNoise noise;
+    private Long partitionSeed;
+    private long maxAuxiliaryBytes = 2L << 30;
+    private final List<DpMbcdStepListener> listeners = new ArrayList<>();
+
+    private Builder(MultiLayerNetwork initial, INDArray features, INDArray labels) {
+      this.initial = checkNotNull(initial, "initial network");
+      this.features = checkNotNull(features, "features");
+      this.labels = checkNotNull(labels, "labels");
+    }
+
+    public Builder batchSize(int b) {
+      this.batchSize = b;
+      return this;
+    }
+
+    public Builder epochs(int k) {
+      this.epochs = k;
+      return this;
+    }
+
+    /** η of the released-block steps (Eq. 14). */
+    public Builder learningRate(double eta) {
+      this.learningRate = eta;
+      return this;
+    }
+
+    /** γ of the lifted objective (Eq. 4); the paper uses 1. */
+    public Builder gamma(double gamma) {
+      this.gamma = gamma;
+      return this;
+    }
+
+    /** C, the per-example clip norm of every block gradient (S_g = 2C). */
+    public Builder clipNorm(double c) {
+      this.clipNorm = c;
+      return this;
+    }
+
+    /** ρ for every x_d, d = 1..D (Eq. 12); default 1 as in the paper. */
+    public Builder activationNormBound(double rho) {
+      this.activationNormBounds = new double[] {rho};
+      return this;
+    }
+
+    /** ρ_1..ρ_D, one per hidden/output auxiliary. */
+    public Builder activationNormBounds(double... rhos) {
+      this.activationNormBounds = rhos.clone();
+      return this;
+    }
+
+    /** ρ_0: inputs are clipped to this norm once (default +∞: not clipped, β_0 unbounded). */
+    public Builder inputNormBound(double rho0) {
+      this.inputNormBound = rho0;
+      return this;
+    }
+
+    public Builder noiseSchedule(NoiseSchedule schedule) {
+      this.schedule = schedule;
+      return this;
+    }
+
+    /** The proximal map of the regulariser r (default none). */
+    public Builder prox(ProximalOperator prox) {
+      this.prox = checkNotNull(prox, "prox");
+      return this;
+    }
+
+    /** The noise source (default {@link GaussianNoise#secure()}). */
+    public Builder noise(GaussianNoise noise) {
+      this.noise = checkNotNull(noise, "noise");
+      return this;
+    }
+
+    /** A fixed partition seed, for tests only (default: the partition is shuffled by SecureRandom). */
+    public Builder partitionSeed(long seed) {
+      this.partitionSeed = seed;
+      return this;
+    }
+
+    /** Refuse to allocate more than this for the auxiliaries (default 2 GiB). */
+    public Builder maxAuxiliaryBytes(long bytes) {
+      this.maxAuxiliaryBytes = bytes;
+      return this;
+    }
+
+    public Builder listener(DpMbcdStepListener listener) {
+      listeners.add(checkNotNull(listener, "listener"));
+      return this;
+    }
+
+    public DpMbcdTrainer build() {
+      checkArgument(features.rank() == 2 && labels.rank() == 2
+              && features.rows() == labels.rows(),
+          "features and labels must be matrices with one row per example, shapes %s and %s",
+          Arrays.toString(features.shape()), Arrays.toString(labels.shape()));
+      LiftedMlp probe = LiftedMlp.from(initial);
+      int[] widths = probe.widths();
+      checkArgument(features.columns() == widths[0] && labels.columns() == widths[widths.length - 1],
+          "data shapes %s/%s do not match the network widths %s",
+          Arrays.toString(features.shape()), Arrays.toString(labels.shape()),
+          Arrays.toString(widths));
+      checkArgument(activationNormBounds.length == 1
+              || activationNormBounds.length == probe.depth(),
+          "need one activation bound or one per auxiliary x_1..x_D (%s), got %s", probe.depth(),
+          activationNormBounds.length);
+      checkArgument(inputNormBound > 0, "input norm bound must be > 0, was %s", inputNormBound);
+      checkNotNull(schedule, "a noise schedule is required");
+      checkArgument(features.rows() <= Integer.MAX_VALUE, "too many examples: %s", features.rows());
+      long need = AuxiliaryStore.bytesRequired(features.rows(), widths,
+          initial.params().dataType());
+      checkArgument(need <= maxAuxiliaryBytes,
+          "the auxiliary store needs %s bytes for %s examples, above the limit maxAuxiliaryBytes=%s",
+          need, features.rows(), maxAuxiliaryBytes);
+      if (noise == null) {
+        noise = GaussianNoise.secure();
+      }
+      java.util.Random shuffler = partitionSeed != null ? new java.util.Random(partitionSeed)
+          : new SecureRandom();
+      ShuffleOncePartition partition = ShuffleOncePartition.create((int) features.rows(),
+          batchSize, shuffler);
+      if (partition.dropped() > 0) {
+        LoggerFactory.getLogger(DpMbcdTrainer.class).warn(
+            "DP-MBCD: n={} is not a multiple of b={}: {} examples are dropped every epoch",
+            features.rows(), batchSize, partition.dropped());
+      }
+      return new DpMbcdTrainer(this, partition);
+    }
+  }
+}

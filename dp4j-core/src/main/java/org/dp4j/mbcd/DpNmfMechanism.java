@@ -1,0 +1,109 @@
+package org.dp4j.mbcd;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import org.dp4j.accounting.NeighbouringRelation;
+
+/**
+ * What a DP-NMF run does, as an immutable value for an accountant (Chen &amp; Liu Alg. 3, §2.6 HFL split
+ * by rows; digest 003 §2.6, P6, P22). Rows of M are users. Per batch B of a shuffle-once partition:
+ * each user's row X_i (released, updated only when B holds i) takes a noisy projected step on its own
+ * gradient clipped to C (one example per step: sensitivity 2C); then the shared Y (released) takes a
+ * noisy projected step on the batch mean of per-user gradients clipped to C (S_g = 2C, mean over b).
+ * Noise N(0, 2η·o(k,j)·I) on both. The paper composes HFL as ε = max_i ε_{X_i} + ε_Y.
+ */
+public final class DpNmfMechanism {
+  private final double learningRate;
+  private final int batchSize;
+  private final int numBatches;
+  private final int examplesDropped;
+  private final int epochs;
+  private final double clipNorm;
+  private final NoiseSchedule noiseSchedule;
+  private final NmfStepRule stepRule;
+  private final double curvatureCap;
+  private final boolean secureNoise;
+
+  DpNmfMechanism(double learningRate, ShuffleOncePartition partition, int epochs, double clipNorm,
+      NoiseSchedule noiseSchedule, NmfStepRule stepRule, double curvatureCap, boolean secureNoise) {
+    this.learningRate = learningRate;
+    this.batchSize = partition.batchSize();
+    this.numBatches = partition.numBatches();
+    this.examplesDropped = partition.dropped();
+    this.epochs = epochs;
+    this.clipNorm = clipNorm;
+    this.noiseSchedule = noiseSchedule;
+    this.stepRule = stepRule;
+    this.curvatureCap = curvatureCap;
+    this.secureNoise = secureNoise;
+  }
+
+  public double learningRate() {
+    return learningRate;
+  }
+
+  public int batchSize() {
+    return batchSize;
+  }
+
+  public int numBatchesPerEpoch() {
+    return numBatches;
+  }
+
+  /** Rows (users) never visited; their X rows stay at the data-independent initialisation. */
+  public int examplesDropped() {
+    return examplesDropped;
+  }
+
+  public int epochs() {
+    return epochs;
+  }
+
+  /** C, the per-user clip norm of both the X-row and the Y gradient contributions. */
+  public double clipNorm() {
+    return clipNorm;
+  }
+
+  /** S_g = 2C (replace-one) for either block. */
+  public double gradientSensitivity() {
+    return 2 * clipNorm;
+  }
+
+  public NeighbouringRelation neighbouringRelation() {
+    return NeighbouringRelation.REPLACE_ONE;
+  }
+
+  public NoiseSchedule noiseSchedule() {
+    return noiseSchedule;
+  }
+
+  /** o(k, j). */
+  public double temperature(int epoch, int batch) {
+    checkArgument(epoch >= 0 && epoch < epochs, "epoch must be in [0, %s), was %s", epochs, epoch);
+    checkArgument(batch >= 0 && batch < numBatches,
+        "batch must be in [0, %s), was %s", numBatches, batch);
+    return noiseSchedule.temperature(epoch, batch);
+  }
+
+  public NmfStepRule stepRule() {
+    return stepRule;
+  }
+
+  /** κ of {@link NmfStepRule#CURVATURE_SCALED} (NaN-free: 0 when the rule is FIXED). */
+  public double curvatureCap() {
+    return curvatureCap;
+  }
+
+  public boolean secureNoise() {
+    return secureNoise;
+  }
+
+  @Override
+  public String toString() {
+    return "DP-NMF: eta=" + learningRate + ", b=" + batchSize + ", N=" + numBatches + " (dropped "
+        + examplesDropped + "), K=" + epochs + ", C=" + clipNorm + ", S_g=2C, noise "
+        + noiseSchedule.description() + ", step " + stepRule
+        + (stepRule == NmfStepRule.CURVATURE_SCALED ? " (kappa=" + curvatureCap + ", PAPER)" : "")
+        + (secureNoise ? "" : ", INSECURE SEEDED NOISE");
+  }
+}

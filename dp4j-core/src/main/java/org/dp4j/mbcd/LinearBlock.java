@@ -1,0 +1,72 @@
+package org.dp4j.mbcd;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/**
+ * One released block W_d of a lifted network: a dense layer's weights A [nIn, nOut] and bias c
+ * [1, nOut] in DL4J's layout, acting on rows as x ↦ x·A + c (the paper's W_d x_d with W_d = Aᵀ and the
+ * bias folded in). Its flat form is DL4J's parameter order: A flattened in 'f' order, then c.
+ */
+final class LinearBlock {
+  private final INDArray weights;
+  private final INDArray bias;
+
+  private LinearBlock(INDArray weights, INDArray bias) {
+    this.weights = weights;
+    this.bias = bias;
+  }
+
+  /** A block from DL4J's flat layer parameters [1, nIn·nOut + nOut] (copied). */
+  static LinearBlock fromFlat(INDArray flat, int nIn, int nOut) {
+    checkArgument(flat.length() == (long) nIn * nOut + nOut,
+        "flat parameters must have nIn*nOut+nOut = %s entries, had %s", (long) nIn * nOut + nOut,
+        flat.length());
+    INDArray row = flat.reshape(1, flat.length());
+    INDArray w = row.get(NDArrayIndex.point(0), NDArrayIndex.interval(0, (long) nIn * nOut))
+        .dup().reshape('f', nIn, nOut).dup('c');
+    INDArray b = row.get(NDArrayIndex.point(0),
+        NDArrayIndex.interval((long) nIn * nOut, flat.length())).dup().reshape(1, nOut);
+    return new LinearBlock(w, b);
+  }
+
+  int nIn() {
+    return (int) weights.rows();
+  }
+
+  int nOut() {
+    return (int) weights.columns();
+  }
+
+  long parameterCount() {
+    return weights.length() + bias.length();
+  }
+
+  INDArray weights() {
+    return weights;
+  }
+
+  INDArray bias() {
+    return bias;
+  }
+
+  /** x·A + c for a batch of rows x [b, nIn]: the pre-activations W_d x_d. */
+  INDArray apply(INDArray x) {
+    return x.mmul(weights).addiRowVector(bias);
+  }
+
+  /** The block in DL4J's flat order [1, nIn·nOut + nOut] (a copy). */
+  INDArray flat() {
+    return Nd4j.toFlattened('f', weights, bias).reshape(1, parameterCount());
+  }
+
+  /** Overwrites the block from a flat array in DL4J's order. */
+  void setFlat(INDArray flat) {
+    LinearBlock b = fromFlat(flat, nIn(), nOut());
+    weights.assign(b.weights);
+    bias.assign(b.bias);
+  }
+}

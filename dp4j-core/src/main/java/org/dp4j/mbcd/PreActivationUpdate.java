@@ -1,0 +1,47 @@
+package org.dp4j.mbcd;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import java.util.Arrays;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * The u-update of the lifted ReLU network, elementwise: u = argmin (a − max(0,u))² + (u − b)² with
+ * a = x_{d+1}, b = W_d x_d (Chen &amp; Liu Eq. 10 = Zeng et al. 2019 Lemma 13; digest 003 §2.5, P25:
+ * not convex, but this ordered rule is the exact global minimiser).
+ *
+ * <pre>{@code
+ * PreActivationUpdate.solve(1.0, -0.3);   // 0.35
+ * }</pre>
+ */
+final class PreActivationUpdate {
+  private static final double SQRT2_MINUS_1 = Math.sqrt(2.0) - 1.0;
+
+  private PreActivationUpdate() {}
+
+  /** The minimiser for one coordinate; conditions checked in the paper's order. */
+  static double solve(double a, double b) {
+    if (-a <= b && b <= -SQRT2_MINUS_1 * a && -SQRT2_MINUS_1 * a <= 0) {
+      return b;
+    }
+    if (b + a <= 0) {
+      return Math.min(0.0, b);
+    }
+    return 0.5 * (a + b);
+  }
+
+  /** Elementwise over equally shaped arrays; returns a new array of b's shape and data type. */
+  static INDArray solve(INDArray a, INDArray b) {
+    checkArgument(Arrays.equals(a.shape(), b.shape()),
+        "a and b must have the same shape, were %s and %s", Arrays.toString(a.shape()),
+        Arrays.toString(b.shape()));
+    double[] av = a.dup('c').data().asDouble();
+    double[] bv = b.dup('c').data().asDouble();
+    double[] u = new double[bv.length];
+    for (int i = 0; i < u.length; i++) {
+      u[i] = solve(av[i], bv[i]);
+    }
+    return Nd4j.createFromArray(u).reshape('c', b.shape()).castTo(b.dataType());
+  }
+}

@@ -1,0 +1,25 @@
+package org.dp4j.mbcd;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.ops.transforms.Transforms;
+
+/**
+ * Per-example norm clipping x ← x·min(1, ρ/‖x‖₂), one row per example (Chen &amp; Liu Eq. 12; digest
+ * 003 §2.5). It bounds the W-block Hessian by ρ² (Lemma B.1).
+ */
+final class RowNormClip {
+  private RowNormClip() {}
+
+  /** Clips every row of {@code rows} in place to norm ≤ rho (+∞ = no clipping). */
+  static void clipInPlace(INDArray rows, double rho) {
+    checkArgument(rho > 0, "clip bound rho must be > 0, was %s", rho);
+    if (rho == Double.POSITIVE_INFINITY) {
+      return;
+    }
+    INDArray norms = rows.norm2(1).reshape(rows.rows(), 1);
+    INDArray scale = Transforms.min(norms.rdivi(rho), 1.0, false);
+    rows.muliColumnVector(scale);
+  }
+}

@@ -1,0 +1,59 @@
+package org.dp4j.prox;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * r = indicator of {‖θ‖₂ ≤ R}: the Euclidean projection v·min(1, R/‖v‖₂), L_T = 1 (projections onto
+ * closed convex sets are non-expansive; digest 003 §3.3). Independent of η.
+ */
+final class BallProjection implements ProximalOperator {
+  private final double radius;
+
+  BallProjection(double radius) {
+    checkArgument(radius > 0 && Double.isFinite(radius),
+        "ball radius must be finite and > 0, was %s", radius);
+    this.radius = radius;
+  }
+
+  private double scale(double norm, double eta) {
+    ProxArguments.checkStep(eta);
+    return norm <= radius ? 1.0 : radius / norm;
+  }
+
+  @Override
+  public double[] apply(double[] v, double eta) {
+    double s = scale(ProxArguments.norm2(v), eta);
+    double[] out = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      out[i] = v[i] * s;
+    }
+    return out;
+  }
+
+  @Override
+  public INDArray apply(INDArray v, double eta) {
+    return v.mul(scale(v.norm2Number().doubleValue(), eta));
+  }
+
+  @Override
+  public double lipschitzConstant(double eta) {
+    return 1.0;
+  }
+
+  @Override
+  public double penalty(double[] theta) {
+    return ProxArguments.norm2(theta) <= radius * (1 + 1e-12) ? 0.0 : Double.POSITIVE_INFINITY;
+  }
+
+  @Override
+  public String description() {
+    return "ball projection, radius=" + radius;
+  }
+
+  @Override
+  public String toString() {
+    return description();
+  }
+}

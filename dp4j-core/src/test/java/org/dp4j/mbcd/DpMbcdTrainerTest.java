@@ -1,0 +1,139 @@
+package org.dp4j.mbcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.accounting.NeighbouringRelation;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+class DpMbcdTrainerTest {
+
+  @BeforeAll
+  static void doublePrecision() {
+    Nd4j.setDefaultDataTypes(DataType.DOUBLE, DataType.DOUBLE);
+  }
+
+  /** Three Gaussian blobs in 8 dimensions (class c has mean 2 on axis c), one-hot labels. */
+  static INDArray[] blobs(int n, long seed) {
+    Random rnd = new Random(seed);
+    double[][] x = new double[n][8];
+    double[][] y = new double[n][3];
+    for (int i = 0; i < n; i++) {
+      int c = i % 3;
+      for (int k = 0; k < 8; k++) {
+        x[i][k] = 0.5 * rnd.nextGaussian() + (k == c ? 2.0 : 0.0);
+      }
+      y[i][c] = 1;
+    }
+    return new INDArray[] {Nd4j.createFromArray(x), Nd4j.createFromArray(y)};
+  }
+
+  static double accuracy(INDArray predictions, INDArray labels) {
+    INDArray p = predictions.argMax(1);
+    INDArray t = labels.argMax(1);
+    return p.eq(t).castTo(DataType.DOUBLE).meanNumber().doubleValue();
+  }
+
+  private static DpMbcdTrainer.Builder trainer(MultiLayerNetwork net, INDArray[] data, double o) {
+    return DpMbcdTrainer.builder(net, data[0], data[1]).batchSize(50).epochs(15)
+        .learningRate(0.5).clipNorm(1.0).activationNormBound(1.0).inputNormBound(3.0)
+        .noiseSchedule(NoiseSchedule.constant(o)).noise(GaussianNoise.seededForTestsOnly(1))
+        .partitionSeed(7);
+  }
+
+  @Test
+  void learnsASyntheticClassificationTask() {
+    INDArray[] train = blobs(600, 1);
+    INDArray[] test = blobs(300, 2);
+    MultiLayerNetwork net = LiftedMlpTest.mlp(5, 8, 16, 16, 3);
+    double before = accuracy(net.output(test[0]), test[1]);
+    DpMbcdTrainer t = trainer(net, train, 1e-6).build();
+    double lossBefore = t.trainingLoss();
+    t.fit();
+    MultiLayerNetwork released = t.releasedNetwork();
+    assertThat(released.output(test[0]).reshape(900).toDoubleVector()).as("written-back blocks")
+        .containsExactly(t.model().output(test[0]).reshape(900).toDoubleVector(), within(1e-12));
+    double after = accuracy(released.output(test[0]), test[1]);
+    assertThat(t.trainingLoss()).isLessThan(0.5 * lossBefore);
+    assertThat(after).isGreaterThan(0.9).isGreaterThan(before);
+  }
+
+  @Test
+  void mechanismDescribesWhatTheTrainerDoes() {
+    INDArray[] train = blobs(610, 3);
+    INDArray original = train[0].dup();
+    List<int[]> steps = new ArrayList<>();
+    DpMbcdTrainer t = trainer(LiftedMlpTest.mlp(5, 8, 16, 16, 3), train, 0.02).epochs(2)
+        .listener((k, j, o) -> {
+          assertThat(o).isEqualTo(0.02);
+          steps.add(new int[] {k, j});
+        }).build();
+    DpMbcdMechanism m = t.mechanism();
+    assertThat(m.batchSize()).isEqualTo(50);
+    assertThat(m.numBatchesPerEpoch()).isEqualTo(12);
+    assertThat(m.examplesUsed()).isEqualTo(600);
+    assertThat(m.examplesDropped()).isEqualTo(10);
+    assertThat(m.gradientSensitivity()).isEqualTo(2.0);
+    assertThat(m.neighbouringRelation()).isEqualTo(NeighbouringRelation.REPLACE_ONE);
+    assertThat(m.noiseStd(1, 11)).isCloseTo(Math.sqrt(2 * 0.5 * 0.02), within(1e-15));
+    assertThat(m.numReleasedBlocks()).isEqualTo(3);
+    assertThat(m.blockParameterCount(0)).isEqualTo(8 * 16 + 16);
+    assertThat(m.activationNormBound(0)).isEqualTo(3.0);
+    assertThat(m.smoothnessBound(0)).isEqualTo(10.0);   // γ(ρ_0² + 1)
+    assertThat(m.smoothnessBound(2)).isEqualTo(2.0);    // output: ρ_2² + 1
+    assertThat(m.proxLipschitz()).isEqualTo(1.0);
+    assertThat(m.secureNoise()).isFalse();
+    assertThatThrownBy(() -> m.temperature(2, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("epoch");
+    // auxiliaries: 600 examples x 2 x (16 + 16) doubles
+    assertThat(t.auxiliaryBytes()).isEqualTo(600L * 2 * 32 * 8);
+    t.fit();
+    assertThat(steps).hasSize(24);
+    assertThat(train[0]).as("the caller's data is not clipped or permuted").isEqualTo(original);
+    assertThat(steps.get(13)).containsExactly(1, 1);
+    assertThatThrownBy(t::fitEpoch).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("2 planned epochs");
+  }
+
+  @Test
+  void sameSeedsReproduceAndNoiseChangesTheResult() {
+    INDArray[] train = blobs(300, 4);
+    INDArray probe = blobs(10, 5)[0];
+    double[] a = run(train, 1e-3, probe);
+    double[] b = run(train, 1e-3, probe);
+    double[] c = run(train, 1e-1, probe);
+    assertThat(a).containsExactly(b);
+    assertThat(Math.abs(a[0] - c[0])).isGreaterThan(1e-6);
+  }
+
+  private static double[] run(INDArray[] train, double o, INDArray probe) {
+    DpMbcdTrainer t = trainer(LiftedMlpTest.mlp(5, 8, 16, 3), train, o).epochs(1).build();
+    t.fit();
+    return t.releasedNetwork().output(probe).reshape(30).toDoubleVector();
+  }
+
+  @Test
+  void rejectsInvalidConfigurationsWithTheOffendingValue() {
+    INDArray[] train = blobs(100, 6);
+    MultiLayerNetwork net = LiftedMlpTest.mlp(5, 8, 16, 3);
+    assertThatThrownBy(() -> trainer(net, train, 0.01).maxAuxiliaryBytes(1000).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("25600 bytes");
+    assertThatThrownBy(() -> trainer(net, train, 0.01).learningRate(-1).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1.0");
+    assertThatThrownBy(() -> trainer(net, train, 0.01).batchSize(101).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("101");
+    assertThatThrownBy(() -> trainer(net, train, 0.01).epochs(3)
+        .noiseSchedule(NoiseSchedule.linearDecay(0.01, 0.001, 2)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("epoch must be < 2");
+    assertThat(java.io.Serializable.class.isAssignableFrom(DpMbcdTrainer.class)).isFalse();
+  }
+}
