@@ -1,0 +1,72 @@
+package org.dp4j.samples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TrainCommandTest {
+  private static final Path MNIST = Path.of(System.getProperty("user.dir")).resolve("../.cache/data/mnist")
+      .normalize();
+
+  @Test
+  void trainsOnAnMnistSliceAndWritesEveryReport(@TempDir Path dir) throws Exception {
+    Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
+    Path report = dir.resolve("report.json");
+    CliRun r = CliRun.of("train", "--dataset", "mnist", "--model", "mlp", "--epsilon", "4", "--delta", "1e-5",
+        "--epochs", "2", "--batch-size", "100", "--clip-norm", "1", "--learning-rate", "0.1", "--momentum", "0.9",
+        "--train-size", "3000", "--data-dir", MNIST.toString(), "--report", report.toString(),
+        "--csv", dir.resolve("ledger.csv").toString(), "--chart", dir.resolve("chart.png").toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("epoch 1/2: test accuracy", "epoch 2/2", "all iterates released");
+    JsonNode j = new ObjectMapper().readTree(report.toFile());
+    assertThat(j.get("testAccuracy").asDouble()).isGreaterThan(0.7);
+    assertThat(j.get("epsilon").asDouble()).isLessThanOrEqualTo(4.0).isGreaterThan(3.9);
+    assertThat(j.get("delta").asDouble()).isEqualTo(1e-5);
+    assertThat(j.get("epochs").asInt()).isEqualTo(2);
+    assertThat(j.get("noiseMultiplier").asDouble()).isPositive();
+    assertThat(j.get("stopReason").asText()).isEqualTo("completed");
+    assertThat(j.get("epochsCompleted").asInt()).isEqualTo(2);
+    assertThat(j.get("ledger")).hasSize(2);
+    assertThat(j.get("ledger").get(1).get("epsilonHiddenState").isNull()).isTrue();
+    assertThat(Files.readAllLines(dir.resolve("ledger.csv"))).hasSize(3);
+    assertThat(ImageIO.read(dir.resolve("chart.png").toFile())).isNotNull();
+  }
+
+  @Test
+  void aBudgetBelowThePlanStopsEarlyAndSaysSo(@TempDir Path dir) throws Exception {
+    Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
+    Path report = dir.resolve("report.json");
+    CliRun r = CliRun.of("train", "--noise-multiplier", "1.0", "--budget", "0.8", "--epochs", "5", "--batch-size",
+        "100", "--train-size", "2000", "--data-dir", MNIST.toString(), "--report", report.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.err()).contains("the budget allows");
+    JsonNode j = new ObjectMapper().readTree(report.toFile());
+    assertThat(j.get("stopReason").asText()).isEqualTo("budget");
+    assertThat(j.get("epsilon").asDouble()).isLessThanOrEqualTo(0.8);
+    assertThat(j.get("epochsCompleted").asInt()).isLessThan(5);
+  }
+
+  @Test
+  void badInputIsOneLine(@TempDir Path dir) {
+    CliRun both = CliRun.of("train", "--epsilon", "3", "--noise-multiplier", "1");
+    assertThat(both.status()).isEqualTo(2);
+    assertThat(both.err()).contains("exactly one of --epsilon and --noise-multiplier");
+    CliRun model = CliRun.of("train", "--epsilon", "3", "--model", "resnet");
+    assertThat(model.status()).isEqualTo(2);
+    assertThat(model.err().strip().lines().count()).isEqualTo(1);
+    assertThat(model.err()).contains("--model");
+    CliRun noData = CliRun.of("train", "--epsilon", "3", "--data-dir", dir.resolve("nothing").toString());
+    assertThat(noData.status()).isEqualTo(2);
+    assertThat(noData.err()).contains("fetch-data.sh");
+    CliRun algorithm = CliRun.of("train", "--epsilon", "3", "--algorithm", "magic");
+    assertThat(algorithm.status()).isEqualTo(2);
+    assertThat(algorithm.err()).contains("--algorithm");
+  }
+}
