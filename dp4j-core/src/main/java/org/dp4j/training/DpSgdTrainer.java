@@ -60,6 +60,7 @@ public final class DpSgdTrainer {
     DpSgd dp = step.config();
     checkArgument(sampler.plan().datasetSize() == data.size(),
         "the sampler covers %s records but the data has %s", sampler.plan().datasetSize(), data.size());
+    PlainSgdCheck.whyNotPlainSgd(net).ifPresent(ledger::voidHiddenState);
     for (var a : ledger.accountants()) {
       if (a instanceof CompositionStepAccountant c) {
         SampledGaussianMechanism expected = dp.mechanism(data.size());

@@ -12,6 +12,7 @@ import org.deeplearning4j.optimize.api.BaseTrainingListener;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.training.PlainSgdCheck;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,8 +35,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The step is accounted in {@code onGradientCalculation}, which DL4J calls after the backward pass
  * and before the updater changes the parameters; throwing there leaves the parameters untouched. The
- * listener also inspects the network's other listeners once per epoch and voids hidden-state bounds
- * when one of them releases intermediate parameters or training metrics ({@link HiddenStateLeakDetector}).
+ * listener also inspects the network once per epoch and voids hidden-state bounds when another
+ * listener releases intermediate parameters or training metrics ({@link HiddenStateLeakDetector}) or
+ * when the updater is not plain constant-step SGD ({@link PlainSgdCheck}).
  */
 public final class PrivacyLedgerListener extends BaseTrainingListener {
   private static final Logger LOG = LoggerFactory.getLogger(PrivacyLedgerListener.class);
@@ -94,6 +96,7 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
     if (!(model instanceof MultiLayerNetwork net)) {
       return;
     }
+    PlainSgdCheck.whyNotPlainSgd(net).ifPresent(ledger::voidHiddenState);
     HiddenStateLeakDetector.Findings f = HiddenStateLeakDetector.inspect(net.getListeners());
     if (f.voidsHiddenState()) {
       ledger.voidHiddenState("listener(s) " + String.join(", ", f.leaking())

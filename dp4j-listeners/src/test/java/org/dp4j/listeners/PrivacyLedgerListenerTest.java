@@ -107,6 +107,23 @@ class PrivacyLedgerListenerTest {
   }
 
   @Test
+  void momentumVoidsHiddenStateBounds() {
+    MultiLayerNetwork net = new MultiLayerNetwork(new NeuralNetConfiguration.Builder().seed(7)
+        .dataType(DataType.DOUBLE).updater(new org.nd4j.linalg.learning.config.Nesterovs(0.1, 0.9)).list()
+        .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(4).nOut(3)
+            .activation(Activation.SOFTMAX).build())
+        .build());
+    net.init();
+    PrivacyLedger ledger = PrivacyLedger.builder().accountant(new CompositionStepAccountant(SGM, Orders.DEFAULT))
+        .accountant(new PrivacyLedgerTestSupport.ConstantHiddenState()).delta(1e-5).build();
+    net.setListeners(new PrivacyLedgerListener(ledger));
+    net.fit(new org.deeplearning4j.datasets.iterator.utilty.ListDataSetIterator<>(List.of(batch(1)), 1));
+    assertThat(ledger.hiddenStateVoidedBecause()).hasValueSatisfying(r -> assertThat(r).contains("Nesterovs"));
+    assertThat(ledger.rows().get(0).hiddenState()).isEmpty();
+    assertThat(ledger.rows().get(0).composition()).isPresent();
+  }
+
+  @Test
   void epochRowsArePublishedWithoutLeakingListeners() {
     MultiLayerNetwork net = smallNet();
     PrivacyLedger ledger = PrivacyLedger.builder().accountant(new CompositionStepAccountant(SGM, Orders.DEFAULT))
