@@ -84,8 +84,8 @@ public final class DpSgdTrainer {
   /** Runs until every epoch is done or the budget would be exceeded by the next update. */
   public TrainingResult train() {
     int stepsPerEpoch = sampler.plan().stepsPerEpoch();
-    int completed = 0;
-    for (int epoch = 1; epoch <= epochs; epoch++) {
+    int completed = ledger.rows().size();
+    for (int epoch = completed + 1; epoch <= epochs; epoch++) {
       for (int s = 0; s < stepsPerEpoch; s++) {
         if (!ledger.tryStep()) {
           closeRow(epoch, true);
@@ -134,7 +134,10 @@ public final class DpSgdTrainer {
       return this;
     }
 
-    /** A fresh ledger (no step accounted yet); it enforces the budget, if it has one. */
+    /**
+     * A fresh ledger, or one restored from a checkpoint at an epoch boundary (training then resumes
+     * with the next epoch); it enforces the budget, if it has one.
+     */
     public Builder ledger(PrivacyLedger ledger) {
       this.ledger = checkNotNull(ledger, "ledger");
       return this;
@@ -168,7 +171,9 @@ public final class DpSgdTrainer {
       checkState(sampler != null, "a sampler is required");
       checkState(ledger != null, "a ledger is required");
       checkState(epochs > 0, "epochs are required");
-      checkState(ledger.steps() == 0, "the ledger must be fresh, it has %s steps", ledger.steps());
+      List<LedgerRow> rows = ledger.rows();
+      checkState(ledger.steps() == (rows.isEmpty() ? 0 : rows.get(rows.size() - 1).steps()),
+          "the ledger must be fresh or restored at an epoch boundary, it has %s steps", ledger.steps());
       if (noise == null) {
         noise = GaussianNoise.secure();
       }
