@@ -20,6 +20,7 @@ import org.dp4j.data.MnistLoader;
 import org.dp4j.data.MnistSplit;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
+import org.dp4j.listeners.LedgerCheckpoint;
 import org.dp4j.listeners.LedgerReport;
 import org.dp4j.samples.train.MnistModels;
 import org.dp4j.training.DpSgdSetup;
@@ -102,6 +103,14 @@ final class TrainCommand implements Callable<Integer> {
       description = "Seed of the weight initialisation (the DP noise and sampling are always secure).")
   long seed;
 
+  @Option(names = "--checkpoint", paramLabel = "FILE",
+      description = "After every epoch, save the model and its privacy ledger to FILE (resumable with --resume).")
+  Path checkpoint;
+
+  @Option(names = "--resume", paramLabel = "FILE",
+      description = "Continue a run saved with --checkpoint; the mechanism must be the same (refused otherwise).")
+  Path resume;
+
   @Option(names = "--report", paramLabel = "FILE", description = "Write a JSON report.")
   Path report;
 
@@ -153,16 +162,17 @@ final class TrainCommand implements Callable<Integer> {
     }
     DpSgdSetup setup = sb.build();
     IUpdater base = m == 0 ? new Sgd(lr) : new Nesterovs(lr, m);
-    MultiLayerNetwork net = setup.privateNetwork(MnistModels.build(MnistModels.Kind.valueOf(
+    MultiLayerNetwork fresh = setup.privateNetwork(MnistModels.build(MnistModels.Kind.valueOf(
         model.toUpperCase(Locale.ROOT)), base, seed));
     PrivacyLedger.Builder lb = PrivacyLedger.builder()
-        .accountant(DpSgdTrainer.compositionAccountant(net, data.size(), org.dp4j.accounting.Orders.DEFAULT))
+        .accountant(DpSgdTrainer.compositionAccountant(fresh, data.size(), org.dp4j.accounting.Orders.DEFAULT))
         .delta(delta);
     Double limit = budget != null ? budget : epsilon;
     if (limit != null) {
       lb.budget(new PrivacyBudget(limit, delta, ThreatModel.ALL_ITERATES_RELEASED));
     }
     PrivacyLedger ledger = lb.build();
+    MultiLayerNetwork net = resume == null ? fresh : resumed(cmd, ledger);
     long fit = ledger.stepsWithinBudget(setup.steps());
     out.printf(Locale.ROOT, "dp4j train: DP-SGD on %s (%d training images), %s, %d epochs of %d steps, expected "
             + "batch %d, clip %s, noise multiplier %.4f, lr %s%s%n", variant.name().toLowerCase(Locale.ROOT),
@@ -187,6 +197,9 @@ final class TrainCommand implements Callable<Integer> {
           progress.epochDone();
           out.println(epochLine(row, acc, k));
           out.flush();
+          if (checkpoint != null) {
+            LedgerCheckpoint.save(net, ledger, checkpoint.toFile(), false);
+          }
         })
         .build().train();
     double finalAccuracy = accuracies.isEmpty() ? accuracy(net, testSet) : accuracies.get(accuracies.size() - 1);
@@ -223,6 +236,20 @@ final class TrainCommand implements Callable<Integer> {
       LedgerChart.writePng(chart, ledger, "DP-SGD " + model + " on " + variant.name().toLowerCase(Locale.ROOT));
     }
     return 0;
+  }
+
+  private MultiLayerNetwork resumed(CommandLine cmd, PrivacyLedger ledger) {
+    if (!Files.isRegularFile(resume)) {
+      throw new CommandLine.ParameterException(cmd, "--resume " + resume + " is not a file");
+    }
+    try {
+      MultiLayerNetwork net = LedgerCheckpoint.restore(resume.toFile(), ledger);
+      cmd.getOut().printf(Locale.ROOT, "resuming after epoch %d (%d updates) from %s%n", ledger.rows().size(),
+          ledger.steps(), resume);
+      return net;
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cmd, "--resume: " + e.getMessage());
+    }
   }
 
   private static String epochLine(LedgerRow row, double accuracy, int epochs) {

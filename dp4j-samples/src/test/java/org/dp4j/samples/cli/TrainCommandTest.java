@@ -54,6 +54,43 @@ class TrainCommandTest {
   }
 
   @Test
+  void resumingFromACheckpointContinuesTheLedger(@TempDir Path dir) throws Exception {
+    Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
+    String[] common = {"train", "--noise-multiplier", "1.2", "--batch-size", "100", "--train-size", "1000",
+        "--data-dir", MNIST.toString()};
+    Path ckpt = dir.resolve("run.zip");
+    CliRun first = CliRun.of(concat(common, "--epochs", "1", "--checkpoint", ckpt.toString()));
+    assertThat(first.status()).as(first.err()).isZero();
+    Path resumedReport = dir.resolve("resumed.json");
+    CliRun resumed = CliRun.of(concat(common, "--epochs", "2", "--resume", ckpt.toString(), "--report",
+        resumedReport.toString()));
+    assertThat(resumed.status()).as(resumed.err()).isZero();
+    assertThat(resumed.out()).contains("resuming after epoch 1 (10 updates)").contains("epoch 2/2")
+        .doesNotContain("epoch 1/2");
+    Path straightReport = dir.resolve("straight.json");
+    CliRun straight = CliRun.of(concat(common, "--epochs", "2", "--report", straightReport.toString()));
+    assertThat(straight.status()).as(straight.err()).isZero();
+    ObjectMapper json = new ObjectMapper();
+    JsonNode a = json.readTree(resumedReport.toFile()).get("ledger");
+    JsonNode b = json.readTree(straightReport.toFile()).get("ledger");
+    assertThat(a).hasSize(2);
+    for (int i = 0; i < 2; i++) {
+      assertThat(a.get(i).get("steps").asLong()).isEqualTo(b.get(i).get("steps").asLong());
+      assertThat(a.get(i).get("epsilonComposition").asDouble()).isEqualTo(b.get(i).get("epsilonComposition").asDouble());
+    }
+    CliRun other = CliRun.of("train", "--noise-multiplier", "2.0", "--batch-size", "100", "--train-size", "1000",
+        "--data-dir", MNIST.toString(), "--epochs", "2", "--resume", ckpt.toString());
+    assertThat(other.status()).isEqualTo(2);
+    assertThat(other.err()).contains("cannot resume");
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, c, a.length, b.length);
+    return c;
+  }
+
+  @Test
   void badInputIsOneLine(@TempDir Path dir) {
     CliRun both = CliRun.of("train", "--epsilon", "3", "--noise-multiplier", "1");
     assertThat(both.status()).isEqualTo(2);
