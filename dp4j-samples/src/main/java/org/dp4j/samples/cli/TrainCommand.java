@@ -63,6 +63,13 @@ final class TrainCommand implements Callable<Integer> {
       description = "mlp: 784-256-256-10 ReLU; cnn: the tanh CNN of Papernot et al. 2021 (default: mlp).")
   String model;
 
+  @Option(names = "--hidden", split = ",", paramLabel = "H",
+      description = "MLP hidden layer widths, comma-separated (default: 256,256).")
+  int[] hidden;
+
+  @Option(names = "--activation", paramLabel = "relu|tanh", description = "MLP hidden activation (default: relu).")
+  String activation;
+
   @Option(names = "--epsilon", paramLabel = "E",
       description = "Target epsilon: the noise multiplier is calibrated so the whole run is (E, delta)-DP, "
           + "and training never exceeds it.")
@@ -162,8 +169,7 @@ final class TrainCommand implements Callable<Integer> {
     }
     DpSgdSetup setup = sb.build();
     IUpdater base = m == 0 ? new Sgd(lr) : new Nesterovs(lr, m);
-    MultiLayerNetwork fresh = setup.privateNetwork(MnistModels.build(MnistModels.Kind.valueOf(
-        model.toUpperCase(Locale.ROOT)), base, seed));
+    MultiLayerNetwork fresh = setup.privateNetwork(configuration(cmd, defaults, base));
     PrivacyLedger.Builder lb = PrivacyLedger.builder()
         .accountant(DpSgdTrainer.compositionAccountant(fresh, data.size(), org.dp4j.accounting.Orders.DEFAULT))
         .delta(delta);
@@ -236,6 +242,27 @@ final class TrainCommand implements Callable<Integer> {
       LedgerChart.writePng(chart, ledger, "DP-SGD " + model + " on " + variant.name().toLowerCase(Locale.ROOT));
     }
     return 0;
+  }
+
+  private org.deeplearning4j.nn.conf.MultiLayerConfiguration configuration(CommandLine cmd, TrainDefaults defaults,
+      IUpdater base) {
+    if (parseModel(cmd) == MnistModels.Kind.CNN) {
+      if (hidden != null || activation != null) {
+        throw new CommandLine.ParameterException(cmd, "--hidden and --activation apply to --model mlp only");
+      }
+      return MnistModels.cnn(base, seed);
+    }
+    int[] widths = hidden != null ? hidden : defaults.hidden();
+    for (int w : widths) {
+      Checks.positive(cmd, "--hidden", w);
+    }
+    String act = activation != null ? activation : defaults.activation();
+    org.nd4j.linalg.activations.Activation a = switch (act.toLowerCase(Locale.ROOT)) {
+      case "relu" -> org.nd4j.linalg.activations.Activation.RELU;
+      case "tanh" -> org.nd4j.linalg.activations.Activation.TANH;
+      default -> throw new CommandLine.ParameterException(cmd, "--activation must be relu or tanh, was '" + act + "'");
+    };
+    return MnistModels.mlp(base, seed, widths, a);
   }
 
   private MultiLayerNetwork resumed(CommandLine cmd, PrivacyLedger ledger) {

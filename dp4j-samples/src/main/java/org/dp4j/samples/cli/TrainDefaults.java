@@ -6,11 +6,12 @@ import org.dp4j.samples.train.MnistModels;
  * Default hyperparameters of {@code dp4j train} per model, chosen by a search at ε = 3, δ = 1e-5 on MNIST
  * (see README: "Accuracy").
  */
-record TrainDefaults(int epochs, int batchSize, double clipNorm, double learningRate, double momentum) {
+record TrainDefaults(int epochs, int batchSize, double clipNorm, double learningRate, double momentum,
+    int[] hidden, String activation) {
   static TrainDefaults of(MnistModels.Kind kind) {
     return switch (kind) {
-      case MLP -> new TrainDefaults(20, 256, 1.0, 0.1, 0.9);
-      case CNN -> new TrainDefaults(20, 256, 1.0, 0.1, 0.9);
+      case MLP -> new TrainDefaults(20, 256, 1.0, 0.1, 0.9, MnistModels.DEFAULT_HIDDEN, "relu");
+      case CNN -> new TrainDefaults(20, 256, 1.0, 0.1, 0.9, new int[0], "tanh");
     };
   }
 }

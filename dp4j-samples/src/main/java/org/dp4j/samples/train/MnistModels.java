@@ -21,17 +21,23 @@ public final class MnistModels {
   /** Which network. */
   public enum Kind { MLP, CNN }
 
+  /** The default MLP: 784-256-256-10 with ReLU. */
+  public static final int[] DEFAULT_HIDDEN = {256, 256};
+
   public static MultiLayerConfiguration build(Kind kind, IUpdater updater, long seed) {
-    return kind == Kind.MLP ? mlp(updater, seed) : cnn(updater, seed);
+    return kind == Kind.MLP ? mlp(updater, seed, DEFAULT_HIDDEN, Activation.RELU) : cnn(updater, seed);
   }
 
-  /** 784-256-256-10, ReLU, softmax cross-entropy. */
-  public static MultiLayerConfiguration mlp(IUpdater updater, long seed) {
-    return new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT).updater(updater)
-        .weightInit(WeightInit.RELU).list()
-        .layer(new DenseLayer.Builder().nIn(784).nOut(256).activation(Activation.RELU).build())
-        .layer(new DenseLayer.Builder().nIn(256).nOut(256).activation(Activation.RELU).build())
-        .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(256).nOut(10)
+  /** 784-h1-...-10 with the given hidden activation and a softmax cross-entropy output. */
+  public static MultiLayerConfiguration mlp(IUpdater updater, long seed, int[] hidden, Activation activation) {
+    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT).updater(updater)
+        .weightInit(activation == Activation.RELU ? WeightInit.RELU : WeightInit.XAVIER).list();
+    int in = 784;
+    for (int h : hidden) {
+      list.layer(new DenseLayer.Builder().nIn(in).nOut(h).activation(activation).build());
+      in = h;
+    }
+    return list.layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(in).nOut(10)
             .activation(Activation.SOFTMAX).weightInit(WeightInit.XAVIER).build())
         .build();
   }
