@@ -60,14 +60,15 @@ final class TrainCommand implements Callable<Integer> {
   String dataset;
 
   @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn",
-      description = "mlp: 784-256-256-10 ReLU; cnn: the tanh CNN of Papernot et al. 2021 (default: mlp).")
+      description = "mlp: 784-128-10 tanh by default (see --hidden, --activation); cnn: the tanh CNN of Papernot "
+          + "et al. 2021 (default: mlp).")
   String model;
 
   @Option(names = "--hidden", split = ",", paramLabel = "H",
-      description = "MLP hidden layer widths, comma-separated (default: 256,256).")
+      description = "MLP hidden layer widths, comma-separated (default: 128).")
   int[] hidden;
 
-  @Option(names = "--activation", paramLabel = "relu|tanh", description = "MLP hidden activation (default: relu).")
+  @Option(names = "--activation", paramLabel = "relu|tanh", description = "MLP hidden activation (default: tanh).")
   String activation;
 
   @Option(names = "--epsilon", paramLabel = "E",

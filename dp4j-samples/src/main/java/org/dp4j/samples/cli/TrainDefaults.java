@@ -10,8 +10,8 @@ record TrainDefaults(int epochs, int batchSize, double clipNorm, double learning
     int[] hidden, String activation) {
   static TrainDefaults of(MnistModels.Kind kind) {
     return switch (kind) {
-      case MLP -> new TrainDefaults(20, 256, 1.0, 0.1, 0.9, MnistModels.DEFAULT_HIDDEN, "relu");
-      case CNN -> new TrainDefaults(20, 256, 1.0, 0.1, 0.9, new int[0], "tanh");
+      case MLP -> new TrainDefaults(30, 512, 0.5, 0.5, 0.9, new int[] {128}, "tanh");
+      case CNN -> new TrainDefaults(20, 512, 0.1, 0.5, 0.9, new int[0], "tanh");
     };
   }
 }

@@ -21,13 +21,6 @@ public final class MnistModels {
   /** Which network. */
   public enum Kind { MLP, CNN }
 
-  /** The default MLP: 784-256-256-10 with ReLU. */
-  public static final int[] DEFAULT_HIDDEN = {256, 256};
-
-  public static MultiLayerConfiguration build(Kind kind, IUpdater updater, long seed) {
-    return kind == Kind.MLP ? mlp(updater, seed, DEFAULT_HIDDEN, Activation.RELU) : cnn(updater, seed);
-  }
-
   /** 784-h1-...-10 with the given hidden activation and a softmax cross-entropy output. */
   public static MultiLayerConfiguration mlp(IUpdater updater, long seed, int[] hidden, Activation activation) {
     var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT).updater(updater)
