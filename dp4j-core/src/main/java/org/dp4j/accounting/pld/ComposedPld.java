@@ -1,0 +1,309 @@
+package org.dp4j.accounting.pld;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import java.util.List;
+
+/**
+ * The composition of discretised PLDs of one {@link LossDirection} (heterogeneous phases, each
+ * self-composed a number of times), computed by one FFT per phase raised to its count, with every
+ * source of error bounded, so that the true hockey-stick divergence δ(ε) of the composed mechanism in
+ * this direction is bracketed:
+ *
+ * <pre>
+ *   δ_true(ε + t) ≤ δ_c(ε) + η + upperTail + roundoff
+ *   δ_true(ε − t) ≥ δ_c(ε) − η − upperTail − lowerTail − roundoff − movedMass
+ * </pre>
+ *
+ * where δ_c(ε) = m_∞ + Σ_{y &gt; ε} c(y)(1 − e^{ε − y}) is the divergence of the computed PLD c,
+ * t = √(V ln(1/η) / 2) with V = Σ count·Δ² is the Hoeffding deviation of the summed mean-preserving
+ * rounding errors (Gopi, Lee &amp; Wutschitz 2021, Thm 5.x; Hoeffding 1963) and η &gt; 0 is free (chosen
+ * per query). The other terms:
+ * <ul>
+ *   <li>m_∞ = 1 − Π(1 − p∞)^{count}: some step's loss was moved to +∞ (counts fully in δ);
+ *   <li>upperTail ≥ P(S &gt; B) and lowerTail ≥ P(S &lt; A) by Chernoff bounds on the discretised
+ *       PLDs' moment generating functions; [A, B] is the FFT window; mass outside it aliases into
+ *       the window (adding spurious mass, never removing mass inside it);
+ *   <li>roundoff: an ℓ1 bound on the floating-point error of the FFTs and powers (Higham's FFT bound,
+ *       see {@link RadixTwoFft}); negative round-off values are clamped to 0, which only adds mass;
+ *   <li>movedMass = Σ count·(pessimistic + ∞ mass) of the steps, needed only for the lower bound.
+ * </ul>
+ * δ is monotone in the loss and convolution preserves a pointwise coupling, so every pessimistic move
+ * before or after composition keeps the upper bound valid.
+ */
+public final class ComposedPld {
+  /** Largest FFT length used (2²² points: 64 MB of working arrays). */
+  public static final int MAX_FFT_SIZE = 1 << 22;
+  /** Chernoff tail mass targeted at each end of the window. */
+  static final double WINDOW_TAIL = 1e-18;
+  private static final double[] LAMBDAS = {0.0625, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256};
+
+  /** One phase: a per-step PLD used {@code count} times. */
+  public record Phase(PrivacyLossPmf pmf, long count) {
+    public Phase {
+      checkArgument(count >= 0, "count must be >= 0, was %s", count);
+    }
+  }
+
+  private final double interval;
+  private final long firstIndex;
+  private final double[] values;       // c at grid indices firstIndex .. firstIndex + n - 1, ascending
+  private final double[] suffixMass;   // Σ_{j ≥ r} c_j
+  private final double[] suffixWeighted; // Σ_{j ≥ r} c_j e^{−y_j}, only for y_j ≥ 0
+  private final double infinityMass;
+  private final double upperTail;
+  private final double lowerTail;
+  private final double roundoff;
+  private final double couplingVariance;
+  private final double movedMass;
+
+  private ComposedPld(double interval, long firstIndex, double[] values, double infinityMass, double upperTail,
+      double lowerTail, double roundoff, double couplingVariance, double movedMass) {
+    this.interval = interval;
+    this.firstIndex = firstIndex;
+    this.values = values;
+    this.infinityMass = infinityMass;
+    this.upperTail = upperTail;
+    this.lowerTail = lowerTail;
+    this.roundoff = roundoff;
+    this.couplingVariance = couplingVariance;
+    this.movedMass = movedMass;
+    int n = values.length;
+    suffixMass = new double[n + 1];
+    suffixWeighted = new double[n + 1];
+    for (int r = n - 1; r >= 0; r--) {
+      double y = loss(r);
+      suffixMass[r] = suffixMass[r + 1] + values[r];
+      suffixWeighted[r] = suffixWeighted[r + 1] + (y >= 0 ? values[r] * Math.exp(-y) : 0);
+    }
+  }
+
+  /** Composes the phases (all on the same grid spacing). */
+  public static ComposedPld compose(List<Phase> phases) {
+    checkArgument(!phases.isEmpty(), "at least one phase is needed");
+    double interval = phases.get(0).pmf().interval();
+    double couplingVariance = 0;
+    double logFinite = 0;
+    double moved = 0;
+    double minSum = 0;
+    double maxSum = 0;
+    for (Phase ph : phases) {
+      checkArgument(ph.pmf().interval() == interval, "all phases need the same grid spacing: %s vs %s",
+          ph.pmf().interval(), interval);
+      couplingVariance += ph.count() * interval * interval;
+      logFinite += ph.count() * Math.log1p(-ph.pmf().infinityMass());
+      moved += ph.count() * (ph.pmf().pessimisticMass() + ph.pmf().infinityMass());
+      minSum += ph.count() * (double) ph.pmf().minIndex();
+      maxSum += ph.count() * (double) ph.pmf().maxIndex();
+    }
+    double infinityMass = -Math.expm1(logFinite);
+    // Window [a, b] in grid indices from Chernoff bounds, clipped to the exact support.
+    double logTail = Math.log(WINDOW_TAIL);
+    double[] upMgf = new double[LAMBDAS.length];
+    double[] downMgf = new double[LAMBDAS.length];
+    double b = maxSum;
+    double a = minSum;
+    for (int i = 0; i < LAMBDAS.length; i++) {
+      upMgf[i] = logMgfSum(phases, LAMBDAS[i]);
+      downMgf[i] = logMgfSum(phases, -LAMBDAS[i]);
+      b = Math.min(b, Math.ceil((upMgf[i] - logTail) / LAMBDAS[i] / interval));
+      a = Math.max(a, Math.floor(-(downMgf[i] - logTail) / LAMBDAS[i] / interval));
+    }
+    double upperTail = b >= maxSum ? 0 : chernoff(upMgf, b * interval, +1);
+    double lowerTail = a <= minSum ? 0 : chernoff(downMgf, a * interval, -1);
+    double width = b - a + 1;
+    checkArgument(width <= MAX_FFT_SIZE, "the composed PLD spans %s grid points at interval %s (max %s): "
+        + "use a coarser interval", (long) width, interval, MAX_FFT_SIZE);
+    int size = Integer.highestOneBit((int) width);
+    size = size < width ? size << 1 : size;
+    size = Math.max(size, 2);
+    RadixTwoFft fft = new RadixTwoFft(size);
+    double[] accRe = new double[size];
+    double[] accIm = new double[size];
+    java.util.Arrays.fill(accRe, 1);
+    double perCoefficientError = 0;  // ℓ2 bound on the error of the product of powered transforms
+    double powerRounding = 0;
+    for (Phase ph : phases) {
+      if (ph.count() == 0) {
+        continue;
+      }
+      double[] re = new double[size];
+      double[] im = new double[size];
+      PrivacyLossPmf pmf = ph.pmf();
+      for (int i = 0; i < pmf.size(); i++) {
+        re[(int) Math.floorMod(pmf.minIndex() + i, (long) size)] += pmf.probability(i);
+      }
+      fft.forward(re, im);
+      double forwardError = fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * Math.sqrt(size) * pmf.l2Norm();
+      double powerSum = 0;
+      long t = ph.count();
+      for (int k = 0; k < size; k++) {
+        // z^t by repeated squaring (relative error ≤ (2 log₂t + 2)·4u·t, covered by powerRounding)
+        double zr = re[k];
+        double zi = im[k];
+        double pr = 1;
+        double pi = 0;
+        for (long e = t; e > 0; e >>= 1) {
+          if ((e & 1) != 0) {
+            double nr = pr * zr - pi * zi;
+            pi = pr * zi + pi * zr;
+            pr = nr;
+          }
+          if (e > 1) {
+            double nr = zr * zr - zi * zi;
+            zi = 2 * zr * zi;
+            zr = nr;
+          }
+        }
+        double r = Math.sqrt(re[k] * re[k] + im[k] * im[k]);
+        double rt1 = t == 1 ? 1 : (r == 0 ? 0 : Math.sqrt(pr * pr + pi * pi) / Math.min(1, r));
+        powerSum += rt1 * rt1;
+        double nr = accRe[k] * pr - accIm[k] * pi;
+        accIm[k] = accRe[k] * pi + accIm[k] * pr;
+        accRe[k] = nr;
+      }
+      perCoefficientError += t * forwardError * Math.sqrt(powerSum);
+      powerRounding += 8.0 * t * (2 * (64 - Long.numberOfLeadingZeros(t)) + 2) * Math.ulp(1.0);
+    }
+    double accNorm = 0;
+    for (int k = 0; k < size; k++) {
+      accNorm += accRe[k] * accRe[k] + accIm[k] * accIm[k];
+    }
+    perCoefficientError += powerRounding * Math.sqrt(accNorm);
+    fft.inverse(accRe, accIm);
+    long first = (long) a;
+    double[] values = new double[size];
+    double resultNorm = 0;
+    for (int r = 0; r < size; r++) {
+      double v = accRe[(int) Math.floorMod(first + r, (long) size)];
+      values[r] = Math.max(0, v);
+      resultNorm += v * v;
+    }
+    double roundoff = perCoefficientError
+        + Math.sqrt(size) * fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * Math.sqrt(resultNorm)
+        + size * 4 * Math.ulp(1.0);
+    return new ComposedPld(interval, first, values, infinityMass, upperTail, lowerTail, roundoff,
+        couplingVariance, moved);
+  }
+
+  private static double logMgfSum(List<Phase> phases, double lambda) {
+    double s = 0;
+    for (Phase ph : phases) {
+      if (ph.count() > 0) {
+        s += ph.count() * ph.pmf().logMgf(lambda);
+      }
+    }
+    return s;
+  }
+
+  /** min over λ of exp(K(±λ) ∓ λ·bound): P(S &gt; bound) for sign +1, P(S &lt; bound) for −1. */
+  private static double chernoff(double[] logMgfs, double bound, int sign) {
+    double best = 0;
+    for (int i = 0; i < LAMBDAS.length; i++) {
+      best = Math.min(best, logMgfs[i] - sign * LAMBDAS[i] * bound);
+    }
+    return Math.exp(best);
+  }
+
+  double loss(int r) {
+    return (firstIndex + r) * interval;
+  }
+
+  public double interval() {
+    return interval;
+  }
+
+  /** FFT length used (the window's number of grid points). */
+  public int size() {
+    return values.length;
+  }
+
+  public double infinityMass() {
+    return infinityMass;
+  }
+
+  public double upperTail() {
+    return upperTail;
+  }
+
+  public double lowerTail() {
+    return lowerTail;
+  }
+
+  public double roundoff() {
+    return roundoff;
+  }
+
+  public double movedMass() {
+    return movedMass;
+  }
+
+  /** Hoeffding deviation t(η) = √(V ln(1/η)/2) of the summed rounding errors. */
+  public double couplingDeviation(double eta) {
+    checkArgument(eta > 0 && eta < 1, "eta must be in (0, 1), was %s", eta);
+    return Math.sqrt(couplingVariance * Math.log(1 / eta) / 2);
+  }
+
+  /**
+   * δ_c(ε) of the computed PLD, ε ≥ 0, from suffix sums: m∞ + S1 − e^ε S2 over the grid points above
+   * ε (the summation error, below N·4u, is part of {@link #roundoff()}).
+   */
+  public double computedDelta(double epsilon) {
+    checkArgument(epsilon >= 0 && Double.isFinite(epsilon), "epsilon must be finite and >= 0, was %s", epsilon);
+    int r = firstAbove(epsilon);
+    return Math.min(1, infinityMass + Math.max(0, suffixMass[r] - Math.exp(epsilon) * suffixWeighted[r]));
+  }
+
+  /**
+   * The smallest ε ≥ 0 with δ_c(ε) ≤ target, or +∞ if the +∞ atom alone reaches the target.
+   * δ_c is continuous and decreasing; on a grid cell [y_{r−1}, y_r) it is m∞ + S1(r) − e^ε S2(r), so
+   * the cell is found by bisection and ε solved in closed form, then nudged up until
+   * {@link #computedDelta} confirms it.
+   */
+  public double computedEpsilon(double targetDelta) {
+    checkArgument(targetDelta > 0 && targetDelta < 1, "delta must be in (0, 1), was %s", targetDelta);
+    if (infinityMass >= targetDelta) {
+      return Double.POSITIVE_INFINITY;
+    }
+    if (computedDelta(0) <= targetDelta) {
+      return 0;
+    }
+    int lo = firstAbove(0);
+    int hi = values.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (computedDelta(loss(mid)) <= targetDelta) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    if (lo >= values.length) {
+      return Double.POSITIVE_INFINITY; // only the +∞ atom is left above the window, and it is below target
+    }
+    double cellHigh = loss(lo);
+    double cellLow = Math.max(0, loss(lo) - interval);
+    int cell = firstAbove(cellLow);
+    double numerator = infinityMass + suffixMass[cell] - targetDelta;
+    double eps = suffixWeighted[cell] > 0 && numerator > 0 ? Math.log(numerator / suffixWeighted[cell]) : cellHigh;
+    eps = Math.max(cellLow, Math.min(eps, cellHigh));
+    for (int i = 0; i < 64 && computedDelta(eps) > targetDelta; i++) {
+      eps = Math.min(cellHigh, eps + Math.max(Math.ulp(eps), interval * 1e-9) * (1L << Math.min(i, 40)));
+    }
+    return eps;
+  }
+
+  /** First index r with loss(r) &gt; ε (the number of grid points if none). */
+  private int firstAbove(double epsilon) {
+    long k = (long) Math.floor(epsilon / interval) + 1 - firstIndex;
+    k = Math.max(0, Math.min(values.length, k));
+    while (k > 0 && loss((int) k - 1) > epsilon) {
+      k--;
+    }
+    while (k < values.length && loss((int) k) <= epsilon) {
+      k++;
+    }
+    return (int) k;
+  }
+
+}
