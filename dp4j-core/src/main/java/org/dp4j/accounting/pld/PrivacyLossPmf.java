@@ -12,7 +12,7 @@ import static com.google.common.base.Preconditions.checkArgument;
  *   <li>{@link #infinityMass()} is at least the probability that Y exceeds the upper truncation
  *       point (that mass is moved to +∞: pessimistic);
  *   <li>at most {@link #pessimisticMass()} of probability is moved up to a higher grid point
- *       deterministically (the lower tail and the lowest bin: pessimistic);
+ *       deterministically (the truncated lower tail: pessimistic);
  *   <li>everything else is split between the two grid points around Y so that the conditional mean
  *       is kept: Y′ ∈ {kΔ, (k+1)Δ} with E[Y′ | Y] = Y (Gopi, Lee &amp; Wutschitz 2021, §5,
  *       mean-preserving discretisation). Across steps the errors Y′ − Y are independent, zero-mean

@@ -18,14 +18,13 @@ import org.apache.commons.math3.special.Erf;
  * <ul>
  *   <li>x is truncated to [x_lo, x_hi] = [min mean − σz, max mean + σz] with z = √(2 ln(1/(2τ))), so
  *       each tail holds at most τ (Φ(−z) ≤ ½e^{−z²/2}); the mass above x_hi goes to +∞, the mass
- *       below x_lo joins the lowest bin;
- *   <li>the lowest bin's whole mass is moved to its upper grid point (pessimistic, counted in
+ *       below x_lo is moved to the upper grid point of the lowest bin (pessimistic, counted in
  *       {@code pessimisticMass});
- *   <li>every other bin's mass M is split between its two grid points as M(1 − θ) at kΔ and Mθ at
+ *   <li>every bin's mass M is split between its two grid points as M(1 − θ) at kΔ and Mθ at
  *       (k+1)Δ with θ = E[Y − kΔ | bin]/Δ, which keeps the conditional mean (Gopi, Lee &amp; Wutschitz
  *       2021, §5). M and θ come from composite 4-point Gauss–Legendre quadrature in x on pieces at most
- *       σ/4 wide, where the integrands are smooth (relative error below 1e-12, tested against the
- *       exact normal CDF).
+ *       σ/4 wide, where the integrands are smooth in x (the loss is analytic in x; tests check the
+ *       mean against the KL divergence from 30-digit quadrature to 1e-9 relative).
  *   <li>a quadrature shortfall of total mass (1 − Σ) is added to the +∞ atom, so mass is never lost.
  * </ul>
  *
@@ -100,7 +99,9 @@ public final class SampledGaussianPld {
     double upperTail = upperTail(vHi);
     double total = lowerTail;
     double totalCompensation = 0; // Kahan summation: the mass deficit must not be rounding noise
-    double pessimistic = 0;
+    // The lower tail (x below x_lo) is moved up to the top of the lowest bin: pessimistic.
+    double pessimistic = lowerTail;
+    p[1] += lowerTail;
     double vA = vLo;
     for (int i = 0; i < n - 1; i++) {
       long k = kLo + i;
@@ -111,13 +112,8 @@ public final class SampledGaussianPld {
       double sum = total + yk;
       totalCompensation = (sum - total) - yk;
       total = sum;
-      if (i == 0) {
-        pessimistic = mass + lowerTail;
-        p[1] += pessimistic;
-      } else {
-        p[i] += mass * (1 - mθ[1]);
-        p[i + 1] += mass * mθ[1];
-      }
+      p[i] += mass * (1 - mθ[1]);
+      p[i + 1] += mass * mθ[1];
       vA = vB;
     }
     double infinity = Math.min(1, Math.max(upperTail, 1 - total));
