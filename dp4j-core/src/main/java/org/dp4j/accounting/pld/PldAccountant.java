@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.dp4j.accounting.event.DpEvent;
+import org.dp4j.accounting.event.EventAccountant;
+import org.dp4j.accounting.event.PrivacyUnit;
 import org.dp4j.accounting.event.SampledGaussianSteps;
 
 /**
@@ -30,7 +32,7 @@ import org.dp4j.accounting.event.SampledGaussianSteps;
  * // g.epsilon() ≈ 2.38 (certified), g.epsilonLower() ≈ 2.37
  * }</pre>
  */
-public final class PldAccountant {
+public final class PldAccountant implements EventAccountant {
   public static final String NAME = "sampled-gaussian-pld";
   public static final String THEOREM = "privacy loss distribution composition by FFT, max over add and remove "
       + "(Koskela et al. 2020; Zhu, Dong & Wang 2022) with mean-preserving discretisation and Hoeffding error "
@@ -65,6 +67,17 @@ public final class PldAccountant {
     checkArgument(interval >= MIN_INTERVAL && interval <= MAX_INTERVAL, "interval must be in [%s, %s], was %s",
         MIN_INTERVAL, MAX_INTERVAL, interval);
     return new PldAccountant(0, interval);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** The certified ε of {@code compose(event).epsilon(delta, unit)}. */
+  @Override
+  public double epsilon(DpEvent event, double delta, PrivacyUnit unit) {
+    return compose(event).epsilon(delta, unit).epsilon();
   }
 
   /** Composes the event in both directions. */
