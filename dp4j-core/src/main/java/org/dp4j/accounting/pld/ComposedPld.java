@@ -24,8 +24,10 @@ import java.util.List;
  *   <li>upperTail ≥ P(S &gt; B) and lowerTail ≥ P(S &lt; A) by Chernoff bounds on the discretised
  *       PLDs' moment generating functions; [A, B] is the FFT window; mass outside it aliases into
  *       the window (adding spurious mass, never removing mass inside it);
- *   <li>roundoff: an ℓ1 bound on the floating-point error of the FFTs and powers (Higham's FFT bound,
- *       see {@link RadixTwoFft}); negative round-off values are clamped to 0, which only adds mass;
+ *   <li>roundoff: an ℓ1 bound on the floating-point error of the FFTs, the powers (a coefficient
+ *       error e becomes at most t·|z|^{t−1}·e after the t-th power) and the suffix sums
+ *       (componentwise FFT bound, see {@link RadixTwoFft}); negative round-off values are clamped
+ *       to 0, which only adds mass;
  *   <li>movedMass = Σ count·(pessimistic + ∞ mass) of the steps, needed only for the lower bound.
  * </ul>
  * δ is monotone in the loss and convolution preserves a pointwise coupling, so every pessimistic move
@@ -71,10 +73,13 @@ public final class ComposedPld {
     int n = values.length;
     suffixMass = new double[n + 1];
     suffixWeighted = new double[n + 1];
+    // compensated sums: their error stays within 2u of the sum, whatever n (Higham 2002, §4.3)
+    CompensatedSum massSum = new CompensatedSum();
+    CompensatedSum weightedSum = new CompensatedSum();
     for (int r = n - 1; r >= 0; r--) {
       double y = loss(r);
-      suffixMass[r] = suffixMass[r + 1] + values[r];
-      suffixWeighted[r] = suffixWeighted[r + 1] + (y >= 0 ? values[r] * Math.exp(-y) : 0);
+      suffixMass[r] = massSum.add(values[r]);
+      suffixWeighted[r] = weightedSum.add(y >= 0 ? values[r] * Math.exp(-y) : 0);
     }
   }
 
@@ -134,7 +139,8 @@ public final class ComposedPld {
         re[(int) Math.floorMod(pmf.minIndex() + i, (long) size)] += pmf.probability(i);
       }
       fft.forward(re, im);
-      double forwardError = fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * Math.sqrt(size) * pmf.l2Norm();
+      // componentwise: every transformed coefficient is off by at most log₂N·η·‖p‖₁ (RadixTwoFft)
+      double forwardError = fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * pmf.finiteMass();
       double powerSum = 0;
       long t = ph.count();
       for (int k = 0; k < size; k++) {
@@ -166,22 +172,25 @@ public final class ComposedPld {
       powerRounding += 8.0 * t * (2 * (64 - Long.numberOfLeadingZeros(t)) + 2) * Math.ulp(1.0);
     }
     double accNorm = 0;
+    double accL1 = 0;
     for (int k = 0; k < size; k++) {
-      accNorm += accRe[k] * accRe[k] + accIm[k] * accIm[k];
+      double m2 = accRe[k] * accRe[k] + accIm[k] * accIm[k];
+      accNorm += m2;
+      accL1 += Math.sqrt(m2);
     }
     perCoefficientError += powerRounding * Math.sqrt(accNorm);
     fft.inverse(accRe, accIm);
     long first = (long) a;
     double[] values = new double[size];
-    double resultNorm = 0;
     for (int r = 0; r < size; r++) {
       double v = accRe[(int) Math.floorMod(first + r, (long) size)];
       values[r] = Math.max(0, v);
-      resultNorm += v * v;
     }
+    // ℓ1 error of the output: ‖dZ‖₂ (Parseval: ℓ1 ≤ √N·ℓ2 = √N·‖dZ‖₂/√N) plus the inverse transform's own
+    // componentwise error log₂N·η·‖Z‖₁/N at each of the N points, plus 8u for the compensated suffix sums
     double roundoff = perCoefficientError
-        + Math.sqrt(size) * fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * Math.sqrt(resultNorm)
-        + size * 4 * Math.ulp(1.0);
+        + fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * accL1
+        + 8 * Math.ulp(1.0);
     return new ComposedPld(interval, first, values, infinityMass, upperTail, lowerTail, roundoff,
         couplingVariance, moved);
   }
@@ -203,6 +212,19 @@ public final class ComposedPld {
       best = Math.min(best, logMgfs[i] - sign * LAMBDAS[i] * bound);
     }
     return Math.exp(best);
+  }
+
+  /** Kahan–Babuška summation, for suffix sums of up to millions of terms. */
+  private static final class CompensatedSum {
+    private double sum;
+    private double compensation;
+
+    double add(double x) {
+      double t = sum + x;
+      compensation += Math.abs(sum) >= Math.abs(x) ? (sum - t) + x : (x - t) + sum;
+      sum = t;
+      return sum + compensation;
+    }
   }
 
   double loss(int r) {

@@ -5,9 +5,12 @@ import static com.google.common.base.Preconditions.checkArgument;
 /**
  * In-place iterative radix-2 fast Fourier transform on separate real and imaginary arrays of one
  * power-of-two length. Twiddle factors come from a table of directly computed cos/sin values (each
- * within an ulp), not from a recurrence, so the forward error stays within Higham's bound
- * ‖ŷ − y‖₂ ≤ log₂N · η · ‖y‖₂ with η ≈ 5u (Higham, <i>Accuracy and Stability of Numerical
- * Algorithms</i>, 2nd ed., Thm 24.2); {@link #RELATIVE_ERROR_PER_LEVEL} is that η.
+ * within an ulp), not from a recurrence. Error: each butterfly a ± w·b adds a relative error of at
+ * most η = μ + γ₄(√2 + μ) ≈ 5u (μ the twiddle error; Higham, <i>Accuracy and Stability of
+ * Numerical Algorithms</i>, 2nd ed., §24.1, proof of Thm 24.2). Every output is built by log₂N levels
+ * of butterflies over |twiddle| = 1, so by induction on the levels each computed coefficient is within
+ * log₂N·η·Σ_j|x_j| of the exact one (componentwise form of the same bound; the inverse adds the
+ * factor 1/N). {@link #RELATIVE_ERROR_PER_LEVEL} is η, rounded up to 8u.
  *
  * <pre>{@code
  * RadixTwoFft fft = new RadixTwoFft(8);
