@@ -8,7 +8,7 @@ package org.dp4j.accounting.event;
  * DpEvent run = DpEvent.sampledGaussian(256.0 / 60000, 1.1).times(14063);
  * for (EventAccountant a : List.of(RdpEventAccountant.of(Orders.DEFAULT, RdpConversion.IMPROVED),
  *     PldAccountant.withDefaults())) {
- *   System.out.println(a.name() + ": " + a.epsilon(run, 1e-5, PrivacyUnit.RECORD));   // 2.597, 2.387
+ *   System.out.println(a.name() + ": " + a.epsilon(run, 1e-5, PrivacyUnit.RECORD));   // 2.597, 2.386
  * }
  * }</pre>
  */
