@@ -122,28 +122,33 @@ public final class ComposedPld {
     int size = Integer.highestOneBit((int) width);
     size = size < width ? size << 1 : size;
     size = Math.max(size, 2);
-    RadixTwoFft fft = new RadixTwoFft(size);
-    double[] accRe = new double[size];
-    double[] accIm = new double[size];
+    // Real data: one complex FFT of half the length (RealFft); coefficients k and N − k are conjugate, so
+    // only k = 0 … N/2 are kept and sums over the whole spectrum count the others twice.
+    RealFft fft = new RealFft(size);
+    int spectrum = size / 2 + 1;
+    double[] accRe = new double[spectrum];
+    double[] accIm = new double[spectrum];
     java.util.Arrays.fill(accRe, 1);
+    double[] re = new double[spectrum];
+    double[] im = new double[spectrum];
+    double[] samples = new double[size];
     double perCoefficientError = 0;  // ℓ2 bound on the error of the product of powered transforms
     double powerRounding = 0;
     for (Phase ph : phases) {
       if (ph.count() == 0) {
         continue;
       }
-      double[] re = new double[size];
-      double[] im = new double[size];
       PrivacyLossPmf pmf = ph.pmf();
+      java.util.Arrays.fill(samples, 0);
       for (int i = 0; i < pmf.size(); i++) {
-        re[(int) Math.floorMod(pmf.minIndex() + i, (long) size)] += pmf.probability(i);
+        samples[(int) Math.floorMod(pmf.minIndex() + i, (long) size)] += pmf.probability(i);
       }
-      fft.forward(re, im);
+      fft.forward(samples, re, im);
       // componentwise: every transformed coefficient is off by at most log₂N·η·‖p‖₁ (RadixTwoFft)
       double forwardError = fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * pmf.finiteMass();
       double powerSum = 0;
       long t = ph.count();
-      for (int k = 0; k < size; k++) {
+      for (int k = 0; k < spectrum; k++) {
         // z^t by repeated squaring (relative error ≤ (2 log₂t + 2)·4u·t, covered by powerRounding)
         double zr = re[k];
         double zi = im[k];
@@ -163,7 +168,7 @@ public final class ComposedPld {
         }
         double r = Math.sqrt(re[k] * re[k] + im[k] * im[k]);
         double rt1 = t == 1 ? 1 : (r == 0 ? 0 : Math.sqrt(pr * pr + pi * pi) / Math.min(1, r));
-        powerSum += rt1 * rt1;
+        powerSum += multiplicity(k, size) * rt1 * rt1;
         double nr = accRe[k] * pr - accIm[k] * pi;
         accIm[k] = accRe[k] * pi + accIm[k] * pr;
         accRe[k] = nr;
@@ -173,17 +178,17 @@ public final class ComposedPld {
     }
     double accNorm = 0;
     double accL1 = 0;
-    for (int k = 0; k < size; k++) {
+    for (int k = 0; k < spectrum; k++) {
       double m2 = accRe[k] * accRe[k] + accIm[k] * accIm[k];
-      accNorm += m2;
-      accL1 += Math.sqrt(m2);
+      accNorm += multiplicity(k, size) * m2;
+      accL1 += multiplicity(k, size) * Math.sqrt(m2);
     }
     perCoefficientError += powerRounding * Math.sqrt(accNorm);
-    fft.inverse(accRe, accIm);
+    fft.inverse(accRe, accIm, samples);
     long first = (long) a;
     double[] values = new double[size];
     for (int r = 0; r < size; r++) {
-      double v = accRe[(int) Math.floorMod(first + r, (long) size)];
+      double v = samples[(int) Math.floorMod(first + r, (long) size)];
       values[r] = Math.max(0, v);
     }
     // ℓ1 error of the output: ‖dZ‖₂ (Parseval: ℓ1 ≤ √N·ℓ2 = √N·‖dZ‖₂/√N) plus the inverse transform's own
@@ -193,6 +198,11 @@ public final class ComposedPld {
         + 8 * Math.ulp(1.0);
     return new ComposedPld(interval, first, values, infinityMass, upperTail, lowerTail, roundoff,
         couplingVariance, moved);
+  }
+
+  /** How often coefficient k of the kept half-spectrum occurs in the full spectrum of length n. */
+  private static int multiplicity(int k, int n) {
+    return k == 0 || 2 * k == n ? 1 : 2;
   }
 
   private static double logMgfSum(List<Phase> phases, double lambda) {
