@@ -2,6 +2,7 @@ package org.dp4j.accounting.pld;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,8 +18,9 @@ import java.util.List;
  *
  * where δ_c(ε) = m_∞ + Σ_{y &gt; ε} c(y)(1 − e^{ε − y}) is the divergence of the computed PLD c,
  * t = √(V ln(1/η) / 2) with V = Σ count·Δ² is the Hoeffding deviation of the summed mean-preserving
- * rounding errors (Gopi, Lee &amp; Wutschitz 2021, Thm 5.x; Hoeffding 1963) and η &gt; 0 is free (chosen
- * per query). The other terms:
+ * rounding errors (the coupling of Gopi, Lee &amp; Wutschitz 2021, §5; Hoeffding 1963, Thm 2: given
+ * the exact losses, the roundings are independent, zero-mean and each confined to an interval of width
+ * Δ) and η &gt; 0 is free (chosen per query). The other terms:
  * <ul>
  *   <li>m_∞ = 1 − Π(1 − p∞)^{count}: some step's loss was moved to +∞ (counts fully in δ);
  *   <li>upperTail ≥ P(S &gt; B) and lowerTail ≥ P(S &lt; A) by Chernoff bounds on the discretised
@@ -32,6 +34,12 @@ import java.util.List;
  * </ul>
  * δ is monotone in the loss and convolution preserves a pointwise coupling, so every pessimistic move
  * before or after composition keeps the upper bound valid.
+ *
+ * <pre>{@code
+ * PrivacyLossPmf step = SampledGaussianPld.pmf(0.01, 1.0, LossDirection.REMOVE, 1e-4, 1e-20);
+ * ComposedPld run = ComposedPld.compose(List.of(new ComposedPld.Phase(step, 1000)));
+ * double eps = run.couplingDeviation(1e-8) + run.computedEpsilon(1e-5 - 1e-8 - run.upperTail() - run.roundoff());
+ * }</pre>
  */
 public final class ComposedPld {
   /** Largest FFT length used (2²² points: 64 MB of working arrays). */
@@ -90,114 +98,141 @@ public final class ComposedPld {
     double couplingVariance = 0;
     double logFinite = 0;
     double moved = 0;
-    double minSum = 0;
-    double maxSum = 0;
     for (Phase ph : phases) {
       checkArgument(ph.pmf().interval() == interval, "all phases need the same grid spacing: %s vs %s",
           ph.pmf().interval(), interval);
       couplingVariance += ph.count() * interval * interval;
       logFinite += ph.count() * Math.log1p(-ph.pmf().infinityMass());
       moved += ph.count() * (ph.pmf().pessimisticMass() + ph.pmf().infinityMass());
-      minSum += ph.count() * (double) ph.pmf().minIndex();
-      maxSum += ph.count() * (double) ph.pmf().maxIndex();
     }
-    double infinityMass = -Math.expm1(logFinite);
-    // Window [a, b] in grid indices from Chernoff bounds, clipped to the exact support.
-    double logTail = Math.log(WINDOW_TAIL);
-    double[] upMgf = new double[LAMBDAS.length];
-    double[] downMgf = new double[LAMBDAS.length];
-    double b = maxSum;
-    double a = minSum;
-    for (int i = 0; i < LAMBDAS.length; i++) {
-      upMgf[i] = logMgfSum(phases, LAMBDAS[i]);
-      downMgf[i] = logMgfSum(phases, -LAMBDAS[i]);
-      b = Math.min(b, Math.ceil((upMgf[i] - logTail) / LAMBDAS[i] / interval));
-      a = Math.max(a, Math.floor(-(downMgf[i] - logTail) / LAMBDAS[i] / interval));
+    Window window = Window.of(phases, interval);
+    Convolution conv = Convolution.of(phases, window.size());
+    double[] values = new double[window.size()];
+    for (int r = 0; r < values.length; r++) {
+      // clamping round-off negatives to 0 only adds mass (pessimistic)
+      values[r] = Math.max(0, conv.circular()[(int) Math.floorMod(window.first() + r, (long) values.length)]);
     }
-    double upperTail = b >= maxSum ? 0 : chernoff(upMgf, b * interval, +1);
-    double lowerTail = a <= minSum ? 0 : chernoff(downMgf, a * interval, -1);
-    double width = b - a + 1;
-    checkArgument(width <= MAX_FFT_SIZE, "the composed PLD spans %s grid points at interval %s (max %s): "
-        + "use a coarser interval", (long) width, interval, MAX_FFT_SIZE);
-    int size = Integer.highestOneBit((int) width);
-    size = size < width ? size << 1 : size;
-    size = Math.max(size, 2);
-    // Real data: one complex FFT of half the length (RealFft); coefficients k and N − k are conjugate, so
-    // only k = 0 … N/2 are kept and sums over the whole spectrum count the others twice.
-    RealFft fft = new RealFft(size);
-    int spectrum = size / 2 + 1;
-    double[] accRe = new double[spectrum];
-    double[] accIm = new double[spectrum];
-    java.util.Arrays.fill(accRe, 1);
-    double[] re = new double[spectrum];
-    double[] im = new double[spectrum];
-    double[] samples = new double[size];
-    double perCoefficientError = 0;  // ℓ2 bound on the error of the product of powered transforms
-    double powerRounding = 0;
-    for (Phase ph : phases) {
-      if (ph.count() == 0) {
-        continue;
+    return new ComposedPld(interval, window.first(), values, -Math.expm1(logFinite), window.upperTail(),
+        window.lowerTail(), conv.roundoff(), couplingVariance, moved);
+  }
+
+  /**
+   * The FFT window [first, first + size) in grid indices: the Chernoff bounds at {@link #LAMBDAS} put
+   * at most {@link #WINDOW_TAIL} outside at each end, clipped to the exact support; the tails record
+   * the bound actually reached (0 when the window covers the support).
+   */
+  private record Window(long first, int size, double upperTail, double lowerTail) {
+    static Window of(List<Phase> phases, double interval) {
+      double minSum = 0;
+      double maxSum = 0;
+      for (Phase ph : phases) {
+        minSum += ph.count() * (double) ph.pmf().minIndex();
+        maxSum += ph.count() * (double) ph.pmf().maxIndex();
       }
-      PrivacyLossPmf pmf = ph.pmf();
-      java.util.Arrays.fill(samples, 0);
-      for (int i = 0; i < pmf.size(); i++) {
-        samples[(int) Math.floorMod(pmf.minIndex() + i, (long) size)] += pmf.probability(i);
+      double logTail = Math.log(WINDOW_TAIL);
+      double[] upMgf = new double[LAMBDAS.length];
+      double[] downMgf = new double[LAMBDAS.length];
+      double b = maxSum;
+      double a = minSum;
+      for (int i = 0; i < LAMBDAS.length; i++) {
+        upMgf[i] = logMgfSum(phases, LAMBDAS[i]);
+        downMgf[i] = logMgfSum(phases, -LAMBDAS[i]);
+        b = Math.min(b, Math.ceil((upMgf[i] - logTail) / LAMBDAS[i] / interval));
+        a = Math.max(a, Math.floor(-(downMgf[i] - logTail) / LAMBDAS[i] / interval));
       }
-      fft.forward(samples, re, im);
-      // componentwise: every transformed coefficient is off by at most log₂N·η·‖p‖₁ (RadixTwoFft)
-      double forwardError = fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * pmf.finiteMass();
-      double powerSum = 0;
-      long t = ph.count();
-      for (int k = 0; k < spectrum; k++) {
-        // z^t by repeated squaring (relative error ≤ (2 log₂t + 2)·4u·t, covered by powerRounding)
-        double zr = re[k];
-        double zi = im[k];
-        double pr = 1;
-        double pi = 0;
-        for (long e = t; e > 0; e >>= 1) {
-          if ((e & 1) != 0) {
-            double nr = pr * zr - pi * zi;
-            pi = pr * zi + pi * zr;
-            pr = nr;
-          }
-          if (e > 1) {
-            double nr = zr * zr - zi * zi;
-            zi = 2 * zr * zi;
-            zr = nr;
-          }
+      double width = b - a + 1;
+      checkArgument(width <= MAX_FFT_SIZE, "the composed PLD spans %s grid points at interval %s (max %s): "
+          + "use a coarser interval", (long) width, interval, MAX_FFT_SIZE);
+      int size = Math.max(2, Integer.highestOneBit((int) width));
+      size = size < width ? size << 1 : size;
+      return new Window((long) a, size, b >= maxSum ? 0 : chernoff(upMgf, b * interval, +1),
+          a <= minSum ? 0 : chernoff(downMgf, a * interval, -1));
+    }
+  }
+
+  /**
+   * The circular convolution (length N) of all phases, Π_phases FFT(p)^count transformed back, and an
+   * ℓ1 bound on its floating-point error. Real data: one complex FFT of half the length
+   * ({@link RealFft}); coefficients k and N − k are conjugate, so only k = 0 … N/2 are kept and sums
+   * over the whole spectrum count the others twice.
+   */
+  private record Convolution(double[] circular, double roundoff) {
+    static Convolution of(List<Phase> phases, int size) {
+      RealFft fft = new RealFft(size);
+      int spectrum = size / 2 + 1;
+      double[] accRe = new double[spectrum];
+      double[] accIm = new double[spectrum];
+      Arrays.fill(accRe, 1);
+      double[] re = new double[spectrum];
+      double[] im = new double[spectrum];
+      double[] samples = new double[size];
+      double[] power = new double[2];
+      double perCoefficientError = 0;  // ℓ2 bound on the error of the product of powered transforms
+      double powerRounding = 0;
+      for (Phase ph : phases) {
+        if (ph.count() == 0) {
+          continue;
         }
-        double r = Math.sqrt(re[k] * re[k] + im[k] * im[k]);
-        double rt1 = t == 1 ? 1 : (r == 0 ? 0 : Math.sqrt(pr * pr + pi * pi) / Math.min(1, r));
-        powerSum += multiplicity(k, size) * rt1 * rt1;
-        double nr = accRe[k] * pr - accIm[k] * pi;
-        accIm[k] = accRe[k] * pi + accIm[k] * pr;
-        accRe[k] = nr;
+        PrivacyLossPmf pmf = ph.pmf();
+        Arrays.fill(samples, 0);
+        for (int i = 0; i < pmf.size(); i++) {
+          samples[(int) Math.floorMod(pmf.minIndex() + i, (long) size)] += pmf.probability(i);
+        }
+        fft.forward(samples, re, im);
+        // componentwise: every transformed coefficient is off by at most log₂N·η·‖p‖₁ (RadixTwoFft)
+        double forwardError = fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * pmf.finiteMass();
+        double powerSum = 0;
+        long t = ph.count();
+        for (int k = 0; k < spectrum; k++) {
+          power(re[k], im[k], t, power);
+          double r = Math.sqrt(re[k] * re[k] + im[k] * im[k]);
+          // |z|^{t−1}: an error e in z becomes at most t·|z|^{t−1}·e in z^t
+          double rt1 = t == 1 ? 1 : (r == 0 ? 0 : Math.sqrt(power[0] * power[0] + power[1] * power[1]) / Math.min(1, r));
+          powerSum += multiplicity(k, size) * rt1 * rt1;
+          double nr = accRe[k] * power[0] - accIm[k] * power[1];
+          accIm[k] = accRe[k] * power[1] + accIm[k] * power[0];
+          accRe[k] = nr;
+        }
+        perCoefficientError += t * forwardError * Math.sqrt(powerSum);
+        powerRounding += 8.0 * t * (2 * (64 - Long.numberOfLeadingZeros(t)) + 2) * Math.ulp(1.0);
       }
-      perCoefficientError += t * forwardError * Math.sqrt(powerSum);
-      powerRounding += 8.0 * t * (2 * (64 - Long.numberOfLeadingZeros(t)) + 2) * Math.ulp(1.0);
+      double accNorm = 0;
+      double accL1 = 0;
+      for (int k = 0; k < spectrum; k++) {
+        double m2 = accRe[k] * accRe[k] + accIm[k] * accIm[k];
+        accNorm += multiplicity(k, size) * m2;
+        accL1 += multiplicity(k, size) * Math.sqrt(m2);
+      }
+      perCoefficientError += powerRounding * Math.sqrt(accNorm);
+      fft.inverse(accRe, accIm, samples);
+      // ℓ1 error of the output: ‖dZ‖₂ (Parseval: ℓ1 ≤ √N·ℓ2 = √N·‖dZ‖₂/√N), plus the inverse transform's own
+      // componentwise error log₂N·η·‖Z‖₁/N at each of the N points, plus 8u for the compensated suffix sums
+      double roundoff = perCoefficientError + fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * accL1
+          + 8 * Math.ulp(1.0);
+      return new Convolution(samples, roundoff);
     }
-    double accNorm = 0;
-    double accL1 = 0;
-    for (int k = 0; k < spectrum; k++) {
-      double m2 = accRe[k] * accRe[k] + accIm[k] * accIm[k];
-      accNorm += multiplicity(k, size) * m2;
-      accL1 += multiplicity(k, size) * Math.sqrt(m2);
+  }
+
+  /** (re + i·im)^t by repeated squaring into out; relative error ≤ (2 log₂t + 2)·4u·t. */
+  private static void power(double re, double im, long t, double[] out) {
+    double zr = re;
+    double zi = im;
+    double pr = 1;
+    double pi = 0;
+    for (long e = t; e > 0; e >>= 1) {
+      if ((e & 1) != 0) {
+        double nr = pr * zr - pi * zi;
+        pi = pr * zi + pi * zr;
+        pr = nr;
+      }
+      if (e > 1) {
+        double nr = zr * zr - zi * zi;
+        zi = 2 * zr * zi;
+        zr = nr;
+      }
     }
-    perCoefficientError += powerRounding * Math.sqrt(accNorm);
-    fft.inverse(accRe, accIm, samples);
-    long first = (long) a;
-    double[] values = new double[size];
-    for (int r = 0; r < size; r++) {
-      double v = samples[(int) Math.floorMod(first + r, (long) size)];
-      values[r] = Math.max(0, v);
-    }
-    // ℓ1 error of the output: ‖dZ‖₂ (Parseval: ℓ1 ≤ √N·ℓ2 = √N·‖dZ‖₂/√N) plus the inverse transform's own
-    // componentwise error log₂N·η·‖Z‖₁/N at each of the N points, plus 8u for the compensated suffix sums
-    double roundoff = perCoefficientError
-        + fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * accL1
-        + 8 * Math.ulp(1.0);
-    return new ComposedPld(interval, first, values, infinityMass, upperTail, lowerTail, roundoff,
-        couplingVariance, moved);
+    out[0] = pr;
+    out[1] = pi;
   }
 
   /** How often coefficient k of the kept half-spectrum occurs in the full spectrum of length n. */

@@ -111,15 +111,6 @@ public final class PrivacyLossPmf {
     return s;
   }
 
-  /** ‖p‖₂ of the finite part (enters the FFT round-off bound). */
-  public double l2Norm() {
-    double s = 0;
-    for (double p : probabilities) {
-      s += p * p;
-    }
-    return Math.sqrt(s);
-  }
-
   /** log Σ p_k e^{λ y_k}, the log moment generating function of the finite part, for Chernoff bounds. */
   public double logMgf(double lambda) {
     double hi = Double.NEGATIVE_INFINITY;
@@ -139,10 +130,5 @@ public final class PrivacyLossPmf {
       }
     }
     return hi + Math.log(s);
-  }
-
-  /** A copy of the masses. */
-  double[] probabilities() {
-    return probabilities.clone();
   }
 }
