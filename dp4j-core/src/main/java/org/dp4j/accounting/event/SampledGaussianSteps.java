@@ -10,6 +10,12 @@ import java.util.Objects;
  * unsampled Gaussian). Composition is commutative for the accountants here (RDP adds, PLDs
  * convolve), so order does not matter; Poisson sampling of a Poisson sample multiplies the rates.
  * Sampling a composed event is refused: that is not a composition of sampled steps.
+ *
+ * <pre>{@code
+ * SampledGaussianSteps s = SampledGaussianSteps.of(DpEvent.sampledGaussian(0.01, 1).times(500)
+ *     .then(DpEvent.sampledGaussian(0.01, 1).times(500)), "my-accountant");
+ * s.counts();   // {Step[samplingRate=0.01, noiseMultiplier=1.0]=1000}
+ * }</pre>
  */
 public final class SampledGaussianSteps {
   /** One elementary step: rate q, multiplier z. */

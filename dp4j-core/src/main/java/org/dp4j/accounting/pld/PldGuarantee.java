@@ -13,6 +13,12 @@ import org.dp4j.accounting.event.PrivacyUnit;
  * {@code epsilonLower} is valid at this δ for record-level add/remove (0 when no lower bound is known,
  * e.g. for groups).
  *
+ * <pre>{@code
+ * PldGuarantee g = PldAccountant.withDefaults().compose(DpEvent.gaussian(10).times(100)).epsilon(1e-5);
+ * g.epsilon();       // 4.3818 ≥ exact 4.3772 (μ = 1 Gaussian DP)
+ * g.epsilonLower();  // 4.3725 ≤ exact
+ * }</pre>
+ *
  * @param epsilon certified upper bound on ε(δ) (+∞ if none)
  * @param epsilonLower lower bound on the optimal ε(δ) of the mechanism, ≤ epsilon
  * @param delta δ in (0, 1)
