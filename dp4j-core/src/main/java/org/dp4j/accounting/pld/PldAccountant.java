@@ -6,6 +6,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.dp4j.accounting.event.ComposedEvent;
 import org.dp4j.accounting.event.DpEvent;
 import org.dp4j.accounting.event.EventAccountant;
 import org.dp4j.accounting.event.PrivacyUnit;
@@ -74,10 +75,34 @@ public final class PldAccountant implements EventAccountant {
     return NAME;
   }
 
-  /** The certified ε of {@code compose(event).epsilon(delta, unit)}. */
+  /** The certified ε of {@link #guarantee}. */
   @Override
   public double epsilon(DpEvent event, double delta, PrivacyUnit unit) {
-    return compose(event).epsilon(delta, unit).epsilon();
+    return guarantee(event, delta, unit).epsilon();
+  }
+
+  /**
+   * The guarantee of the event at δ for the unit. Record-level add/remove: {@code compose(event).epsilon(delta)}.
+   * Other units at distance d &gt; 1 (see {@link PrivacyUnit#addRemoveDistance()}): if every step is an
+   * unsampled Gaussian, the clipped sum moves by at most d·C between neighbouring datasets of units, so
+   * the exact answer is the record-level PLD with every noise multiplier divided by d (tight, with its
+   * lower bound); with Poisson sampling, group privacy on the certified δ(ε) profile
+   * ({@link PrivacyLoss#epsilon(double, PrivacyUnit)}).
+   */
+  public PldGuarantee guarantee(DpEvent event, double delta, PrivacyUnit unit) {
+    checkNotNull(unit, "unit");
+    SampledGaussianSteps steps = SampledGaussianSteps.of(event, NAME);
+    int d = unit.addRemoveDistance();
+    if (d == 1 || steps.counts().keySet().stream().anyMatch(s -> s.samplingRate() < 1)) {
+      return compose(event).epsilon(delta, unit);
+    }
+    List<DpEvent> scaled = new ArrayList<>();
+    steps.counts().forEach((s, count) -> scaled.add(DpEvent.gaussian(s.noiseMultiplier() / d).times(count)));
+    PldGuarantee g = compose(new ComposedEvent(scaled)).epsilon(delta);
+    List<String> assumptions = new ArrayList<>(g.assumptions());
+    assumptions.add("each unit changes the clipped sum by at most " + d + "·C (sensitivity of " + d
+        + " add/remove steps)");
+    return new PldGuarantee(g.epsilon(), g.epsilonLower(), delta, unit, g.interval(), g.steps(), assumptions);
   }
 
   /** Composes the event in both directions. */

@@ -162,6 +162,24 @@ class PldAccountantTest {
   }
 
   @Test
+  void userLevelUnsampledGaussianIsExact() {
+    // sensitivity k: exactly μ = k·√100/10 = k Gaussian DP (Dong, Roth & Su 2019)
+    DpEvent run = DpEvent.gaussian(10).times(100);
+    PldGuarantee user = PLD.guarantee(run, 1e-5, PrivacyUnit.user(NeighbouringRelation.ADD_REMOVE, 3));
+    double exact3 = GaussianDp.epsilon(1e-5, 3);
+    assertThat(user.epsilonLower()).isLessThanOrEqualTo(exact3);
+    assertThat(user.epsilon()).isGreaterThanOrEqualTo(exact3).isLessThan(exact3 + 0.01);
+    PldGuarantee replace = PLD.guarantee(run, 1e-5, PrivacyUnit.user(NeighbouringRelation.REPLACE_ONE, 1));
+    double exact2 = GaussianDp.epsilon(1e-5, 2);
+    assertThat(replace.epsilon()).isGreaterThanOrEqualTo(exact2).isLessThan(exact2 + 0.01);
+    assertThat(replace.unit().relation()).isEqualTo(NeighbouringRelation.REPLACE_ONE);
+    assertThat(replace.summary()).contains("replace one record", "at most 2·C");
+    // tighter than the generic group conversion of the same run
+    assertThat(replace.epsilon()).isLessThan(PLD.compose(run)
+        .epsilon(1e-5, PrivacyUnit.user(NeighbouringRelation.REPLACE_ONE, 1)).epsilon());
+  }
+
+  @Test
   void rejectsWhatItCannotAccount() {
     assertThatThrownBy(() -> PLD.compose(DpEvent.gaussian(1).times(10)).epsilon(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("delta").hasMessageContaining("0");
