@@ -355,9 +355,9 @@ public final class ComposedPld {
     double eps = suffixWeighted[cell] > 0 && numerator > 0 ? Math.log(numerator / suffixWeighted[cell]) : cellHigh;
     eps = Math.max(cellLow, Math.min(eps, cellHigh));
     for (int i = 0; i < 64 && computedDelta(eps) > targetDelta; i++) {
-      eps = Math.min(cellHigh, eps + Math.max(Math.ulp(eps), interval * 1e-9) * (1L << Math.min(i, 40)));
+      eps = Math.min(cellHigh, eps + Math.max(Math.ulp(eps), Double.MIN_NORMAL) * (1L << Math.min(i, 62)));
     }
-    return eps;
+    return computedDelta(eps) <= targetDelta ? eps : cellHigh;   // cellHigh satisfies it (bisection)
   }
 
   /** First index r with loss(r) &gt; ε (the number of grid points if none). */
