@@ -57,7 +57,7 @@ public final class ComposedPld {
 
   private final double interval;
   private final long firstIndex;
-  private final double[] values;       // c at grid indices firstIndex .. firstIndex + n - 1, ascending
+  private final int size;               // grid points firstIndex .. firstIndex + size − 1
   private final double[] suffixMass;   // Σ_{j ≥ r} c_j
   private final double[] suffixWeighted; // Σ_{j ≥ r} c_j e^{−y_j}, only for y_j ≥ 0
   private final double infinityMass;
@@ -71,7 +71,7 @@ public final class ComposedPld {
       double lowerTail, double roundoff, double couplingVariance, double movedMass) {
     this.interval = interval;
     this.firstIndex = firstIndex;
-    this.values = values;
+    this.size = values.length;
     this.infinityMass = infinityMass;
     this.upperTail = upperTail;
     this.lowerTail = lowerTail;
@@ -282,7 +282,7 @@ public final class ComposedPld {
 
   /** FFT length used (the window's number of grid points). */
   public int size() {
-    return values.length;
+    return size;
   }
 
   public double infinityMass() {
@@ -336,7 +336,7 @@ public final class ComposedPld {
       return 0;
     }
     int lo = firstAbove(0);
-    int hi = values.length;
+    int hi = size;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (computedDelta(loss(mid)) <= targetDelta) {
@@ -345,7 +345,7 @@ public final class ComposedPld {
         lo = mid + 1;
       }
     }
-    if (lo >= values.length) {
+    if (lo >= size) {
       return Double.POSITIVE_INFINITY; // only the +∞ atom is left above the window, and it is below target
     }
     double cellHigh = loss(lo);
@@ -363,11 +363,11 @@ public final class ComposedPld {
   /** First index r with loss(r) &gt; ε (the number of grid points if none). */
   private int firstAbove(double epsilon) {
     long k = (long) Math.floor(epsilon / interval) + 1 - firstIndex;
-    k = Math.max(0, Math.min(values.length, k));
+    k = Math.max(0, Math.min(size, k));
     while (k > 0 && loss((int) k - 1) > epsilon) {
       k--;
     }
-    while (k < values.length && loss((int) k) <= epsilon) {
+    while (k < size && loss((int) k) <= epsilon) {
       k++;
     }
     return (int) k;
