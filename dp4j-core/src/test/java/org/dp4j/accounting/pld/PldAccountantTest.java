@@ -59,6 +59,18 @@ class PldAccountantTest {
   }
 
   @Test
+  void eachDirectionMatchesItsIndependentValue() {
+    // python, grid 1e-6, q = 0.02, z = 0.8, T = 300, δ = 1e-6: remove ε ∈ [4.488892, 4.489192],
+    // add ε ∈ [2.1089608062789287, 2.1092611652487476]; the computed PLD of each direction must agree to
+    // within its own Hoeffding deviation (η = 1e-9) plus the reference width
+    PrivacyLoss loss = PLD.compose(DpEvent.sampledGaussian(0.02, 0.8).times(300));
+    ComposedPld add = loss.direction(LossDirection.ADD);
+    ComposedPld remove = loss.direction(LossDirection.REMOVE);
+    assertThat(add.computedEpsilon(1e-6)).isCloseTo(2.10911, within(add.couplingDeviation(1e-9) + 2e-4));
+    assertThat(remove.computedEpsilon(1e-6)).isCloseTo(4.48904, within(remove.couplingDeviation(1e-9) + 2e-4));
+  }
+
+  @Test
   void unsampledGaussianMatchesExactGaussianDp() {
     // 100 Gaussian steps with z = 10 are exactly μ-GDP with μ = √100/10 = 1 (Dong, Roth & Su 2019, Cor. 3.3);
     // anchors.md: ε(δ = 1e-5; μ = 1) = 4.3771780957, δ(ε = 1; μ = 1) = 0.1269367375

@@ -36,16 +36,17 @@ final class SgmAccountCommand implements Callable<Integer> {
     CommandLine cmd = spec.commandLine();
     Checks.positive(cmd, "--noise-multiplier", noiseMultiplier);
     SgmScheduleOptions.Schedule s = schedule.resolve(cmd);
+    double delta = accounting.delta(cmd);
     GuaranteeReport report;
     if (accounting.pld(cmd)) {
       report = new GuaranteeReport(accounting.pldAccountant(cmd)
           .compose(DpEvent.sampledGaussian(s.samplingRate(), noiseMultiplier).times(s.steps()))
-          .epsilon(accounting.delta(cmd)));
+          .epsilon(delta));
     } else {
       var conversion = accounting.conversion(cmd);
       SampledGaussianAccountant accountant = new SampledGaussianAccountant(accounting.orders(cmd))
           .compose(new SampledGaussianMechanism(s.samplingRate(), noiseMultiplier), s.steps());
-      PrivacyGuarantee g = accountant.guarantee(accounting.delta(cmd), conversion);
+      PrivacyGuarantee g = accountant.guarantee(delta, conversion);
       report = new GuaranteeReport(g, conversion);
     }
     report
