@@ -141,8 +141,10 @@ public final class ComposedPld {
         a = Math.max(a, Math.floor(-(downMgf[i] - logTail) / LAMBDAS[i] / interval));
       }
       double width = b - a + 1;
-      checkArgument(width <= MAX_FFT_SIZE, "the composed PLD spans %s grid points at interval %s (max %s): "
-          + "use a coarser interval", (long) width, interval, MAX_FFT_SIZE);
+      if (width > MAX_FFT_SIZE) {
+        throw new GridTooFineException(String.format("the composed PLD spans %.0f grid points at interval %s "
+            + "(max %d): use a coarser interval", width, interval, MAX_FFT_SIZE));
+      }
       int size = Math.max(2, Integer.highestOneBit((int) width));
       size = size < width ? size << 1 : size;
       return new Window((long) a, size, b >= maxSum ? 0 : chernoff(upMgf, b * interval, +1),

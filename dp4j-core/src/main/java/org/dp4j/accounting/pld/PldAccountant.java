@@ -119,7 +119,7 @@ public final class PldAccountant implements EventAccountant {
         ComposedPld remove = ComposedPld.compose(phases(steps, LossDirection.REMOVE, interval, tail));
         ComposedPld add = ComposedPld.compose(phases(steps, LossDirection.ADD, interval, tail));
         return new PrivacyLoss(remove, add, total, assumptions(steps));
-      } catch (IllegalArgumentException tooFine) {
+      } catch (GridTooFineException tooFine) {
         if (fixedInterval > 0 || interval * 2 > MAX_INTERVAL) {
           throw tooFine;
         }

@@ -91,8 +91,10 @@ public final class SampledGaussianPld {
     if (kHi == kLo) {
       kHi++;
     }
-    checkArgument(kHi - kLo < MAX_BINS, "interval %s is too fine: one step would need %s grid points (max %s)",
-        interval, kHi - kLo + 1, MAX_BINS);
+    if (kHi - kLo >= MAX_BINS) {
+      throw new GridTooFineException(String.format("interval %s is too fine: one step would need %d grid points "
+          + "(max %d)", interval, kHi - kLo + 1, MAX_BINS));
+    }
     int n = (int) (kHi - kLo) + 1;
     double[] p = new double[n];
     double lowerTail = lowerTail(vLo);
