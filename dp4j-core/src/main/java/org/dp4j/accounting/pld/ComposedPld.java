@@ -46,6 +46,17 @@ public final class ComposedPld {
   public static final int MAX_FFT_SIZE = 1 << 22;
   /** Chernoff tail mass targeted at each end of the window. */
   static final double WINDOW_TAIL = 1e-18;
+  /** Relative error of one complex product, √2·γ₂ (Higham 2002, Lemma 3.5), rounded up to 3u. */
+  private static final double COMPLEX_PRODUCT_ERROR = 3 * Math.ulp(1.0);
+  /**
+   * Error of a directly summed DFT coefficient relative to ‖p‖₁: twiddle (u) + product (u) + compensated
+   * sum (2u), per real and imaginary part, so √2·4u, rounded up to 6u.
+   */
+  private static final double DIRECT_DFT_ERROR = 6 * Math.ulp(1.0);
+  /** Coefficients with |z|^{t−1} above this are recomputed directly (low frequencies). */
+  private static final double DIRECT_DFT_WEIGHT = 1e-6;
+  /** Work budget (pmf points × coefficients) for direct recomputation per phase. */
+  private static final double DIRECT_DFT_WORK = 3e7;
   private static final double[] LAMBDAS = {0.0625, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256};
 
   /** One phase: a per-step PLD used {@code count} times. */
@@ -182,21 +193,39 @@ public final class ComposedPld {
         }
         fft.forward(samples, re, im);
         // componentwise: every transformed coefficient is off by at most log₂N·η·‖p‖₁ (RadixTwoFft)
-        double forwardError = fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * pmf.finiteMass();
-        double powerSum = 0;
+        double fftError = fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * pmf.finiteMass();
         long t = ph.count();
+        // The low frequencies, where |z|^{t−1} is not negligible, dominate the error of z^t: recompute them
+        // directly with a compensated sum (error DIRECT_DFT_ERROR·‖p‖₁), within a work budget.
+        int direct = 0;
+        if (t > 1) {
+          int budget = (int) Math.min(spectrum, Math.max(1, DIRECT_DFT_WORK / pmf.size()));
+          while (direct < budget && Math.pow(Math.hypot(re[direct], im[direct]), t - 1) > DIRECT_DFT_WEIGHT) {
+            directCoefficient(pmf, direct, fft, power);
+            re[direct] = power[0];
+            im[direct] = power[1];
+            direct++;
+          }
+        }
+        double fftPowerSum = 0;
+        double directPowerSum = 0;
         for (int k = 0; k < spectrum; k++) {
           power(re[k], im[k], t, power);
           double r = Math.sqrt(re[k] * re[k] + im[k] * im[k]);
           // |z|^{t−1}: an error e in z becomes at most t·|z|^{t−1}·e in z^t
           double rt1 = t == 1 ? 1 : (r == 0 ? 0 : Math.sqrt(power[0] * power[0] + power[1] * power[1]) / Math.min(1, r));
-          powerSum += multiplicity(k, size) * rt1 * rt1;
+          if (k < direct) {
+            directPowerSum += multiplicity(k, size) * rt1 * rt1;
+          } else {
+            fftPowerSum += multiplicity(k, size) * rt1 * rt1;
+          }
           double nr = accRe[k] * power[0] - accIm[k] * power[1];
           accIm[k] = accRe[k] * power[1] + accIm[k] * power[0];
           accRe[k] = nr;
         }
-        perCoefficientError += t * forwardError * Math.sqrt(powerSum);
-        powerRounding += 8.0 * t * (2 * (64 - Long.numberOfLeadingZeros(t)) + 2) * Math.ulp(1.0);
+        perCoefficientError += t * (fftError * Math.sqrt(fftPowerSum)
+            + DIRECT_DFT_ERROR * pmf.finiteMass() * Math.sqrt(directPowerSum));
+        powerRounding += (t + 64.0) * COMPLEX_PRODUCT_ERROR;
       }
       double accNorm = 0;
       double accL1 = 0;
@@ -215,7 +244,31 @@ public final class ComposedPld {
     }
   }
 
-  /** (re + i·im)^t by repeated squaring into out; relative error ≤ (2 log₂t + 2)·4u·t. */
+  /**
+   * Z_k = Σ_j p_j e^{−2πi m_j k/N} (m_j the circular position of grid point j) by compensated sums, with
+   * table twiddles (each within u): error ≤ {@link #DIRECT_DFT_ERROR}·‖p‖₁.
+   */
+  private static void directCoefficient(PrivacyLossPmf pmf, int k, RealFft fft, double[] out) {
+    CompensatedSum sr = new CompensatedSum();
+    CompensatedSum si = new CompensatedSum();
+    long n = fft.size();
+    long m = Math.floorMod(Math.floorMod(pmf.minIndex(), n) * (long) k, n);   // (position · k) mod N
+    for (int j = 0; j < pmf.size(); j++, m = m + k >= n ? m + k - n : m + k) {
+      double p = pmf.probability(j);
+      if (p != 0) {
+        sr.add(p * fft.cosine(m));
+        si.add(-p * fft.sine(m));
+      }
+    }
+    out[0] = sr.add(0);
+    out[1] = si.add(0);
+  }
+
+  /**
+   * (re + i·im)^t by repeated squaring into out. With γ the relative error of one complex product, the
+   * k-th square carries at most (2^k − 1)γ and the product of the squares picked by t's bits at most
+   * (t + log₂t)γ ≤ (t + 64)γ (Higham 2002, §3.6 for γ).
+   */
   private static void power(double re, double im, long t, double[] out) {
     double zr = re;
     double zi = im;

@@ -49,6 +49,17 @@ public final class RealFft {
     return size;
   }
 
+  /** cos(2πm/N) from the table (within u), m in [0, N). */
+  public double cosine(long m) {
+    int i = (int) (m <= half ? m : size - m);
+    return cos[i];
+  }
+
+  /** sin(2πm/N) from the table (within u), m in [0, N). */
+  public double sine(long m) {
+    return m <= half ? sin[(int) m] : -sin[(int) (size - m)];
+  }
+
   /** log₂N, the butterfly levels of the error bound. */
   public int levels() {
     return complex.levels() + 1;

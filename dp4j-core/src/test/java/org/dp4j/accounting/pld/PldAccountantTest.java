@@ -114,6 +114,18 @@ class PldAccountantTest {
   }
 
   @Test
+  void smallDeltasStayTightAndBelowRdp() {
+    // the round-off allowance (direct low-frequency DFT, componentwise FFT bound) must stay far below δ
+    DpEvent run = DpEvent.sampledGaussian(0.01, 1.0).times(1000);
+    PrivacyLoss loss = PLD.compose(run);
+    assertThat(loss.direction(LossDirection.REMOVE).roundoff()).isLessThan(1e-11);
+    PldGuarantee g = loss.epsilon(1e-10);
+    assertThat(g.errorBound()).isLessThan(0.05);
+    double rdp = RdpConversion.IMPROVED.epsilon(RdpEventAccountant.curve(run, Orders.DEFAULT), 1e-10).epsilon();
+    assertThat(g.epsilon()).isLessThan(rdp);
+  }
+
+  @Test
   void monotoneInStepsAndNoise() {
     double previous = 0;
     for (long steps : new long[] {100, 400, 1600}) {
