@@ -26,10 +26,11 @@ import java.util.List;
  *   <li>upperTail ≥ P(S &gt; B) and lowerTail ≥ P(S &lt; A) by Chernoff bounds on the discretised
  *       PLDs' moment generating functions; [A, B] is the FFT window; mass outside it aliases into
  *       the window (adding spurious mass, never removing mass inside it);
- *   <li>roundoff: an ℓ1 bound on the floating-point error of the FFTs, the powers (a coefficient
- *       error e becomes at most t·|z|^{t−1}·e after the t-th power) and the suffix sums
- *       (componentwise FFT bound, see {@link RadixTwoFft}); negative round-off values are clamped
- *       to 0, which only adds mass;
+ *   <li>roundoff: an ℓ1 bound on the floating-point error of the transforms (componentwise FFT
+ *       bound, see {@link RadixTwoFft}; the low frequencies that dominate after powering are
+ *       recomputed by compensated direct sums), the powers (a coefficient error e becomes at most
+ *       t·|z|^{t−1}·e after the t-th power) and the suffix sums; negative round-off values are
+ *       clamped to 0, which only adds mass;
  *   <li>movedMass = Σ count·(pessimistic + ∞ mass) of the steps, needed only for the lower bound.
  * </ul>
  * δ is monotone in the loss and convolution preserves a pointwise coupling, so every pessimistic move

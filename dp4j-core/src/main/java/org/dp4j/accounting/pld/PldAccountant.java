@@ -30,7 +30,7 @@ import org.dp4j.accounting.event.SampledGaussianSteps;
  * <pre>{@code
  * PldAccountant acc = PldAccountant.withDefaults();
  * PldGuarantee g = acc.compose(DpEvent.sampledGaussian(256.0 / 60000, 1.1).times(14063)).epsilon(1e-5);
- * // g.epsilon() = 2.3864 (certified), g.epsilonLower() = 2.3770
+ * // g.epsilon() = 2.3863 (certified), g.epsilonLower() = 2.3771
  * }</pre>
  */
 public final class PldAccountant implements EventAccountant {

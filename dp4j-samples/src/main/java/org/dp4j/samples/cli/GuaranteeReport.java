@@ -85,7 +85,8 @@ final class GuaranteeReport {
         guarantee.errorBound()), guarantee.unit().relation(), guarantee.threatModel(), PldAccountant.NAME,
         PldAccountant.THEOREM, guarantee.assumptions());
     if (!guarantee.isFinite()) {
-      warnings.add("the truncated tail mass of the privacy loss exceeds delta: the bound is infinite");
+      warnings.add("delta " + guarantee.delta() + " is below what the PLD accountant can certify (its tail and "
+          + "round-off allowances): the bound is infinite; use a larger delta or --accountant rdp");
     }
     accountantFields.put("epsilonLower", guarantee.epsilonLower());
     accountantFields.put("epsilonErrorBound", finiteOrNull(guarantee.errorBound()));
