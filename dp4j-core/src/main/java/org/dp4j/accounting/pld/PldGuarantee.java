@@ -54,8 +54,8 @@ public record PldGuarantee(double epsilon, double epsilonLower, double delta, Pr
   /** One line a person can read. */
   public String summary() {
     String eps = isFinite() ? String.format("%.4f", epsilon) : "unbounded (+∞)";
-    return "ε ≤ " + eps + " at δ = " + delta + " (optimal ε ≥ " + String.format("%.4f", epsilonLower)
-        + "); neighbours: " + unit.description() + "; threat model: " + threatModel().description()
+    String lower = epsilonLower > 0 ? " (optimal ε ≥ " + String.format("%.4f", epsilonLower) + ")" : "";
+    return "ε ≤ " + eps + " at δ = " + delta + lower + "; neighbours: " + unit.description() + "; threat model: " + threatModel().description()
         + "; accountant: " + PldAccountant.NAME + " [" + PldAccountant.THEOREM + "]"
         + "; conditional on: " + String.join("; ", assumptions);
   }

@@ -67,8 +67,12 @@ public final class PrivacyLoss {
       double lower = Math.max(epsilonLower(remove, delta), epsilonLower(add, delta));
       return new PldGuarantee(upper, Math.min(lower, upper), delta, unit, interval(), steps, assumptions);
     }
-    double upper = GroupPrivacy.epsilon(this::deltaUpper, unit.addRemoveDistance(), delta);
-    return new PldGuarantee(upper, 0, delta, unit, interval(), steps, assumptions);
+    int d = unit.addRemoveDistance();
+    double upper = GroupPrivacy.epsilon(this::deltaUpper, d, delta);
+    List<String> withGroup = new java.util.ArrayList<>(assumptions);
+    withGroup.add("group privacy over " + d + " add/remove steps: (d·ε, δ·Σ_{i<d} e^{iε}) from the record-level "
+        + "PLD bound");
+    return new PldGuarantee(upper, 0, delta, unit, interval(), steps, withGroup);
   }
 
   /** A certified δ such that the run is (ε, δ)-DP for record-level add/remove neighbours. */
