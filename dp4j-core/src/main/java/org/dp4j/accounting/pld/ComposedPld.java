@@ -214,7 +214,8 @@ public final class ComposedPld {
           power(re[k], im[k], t, power);
           double r = Math.sqrt(re[k] * re[k] + im[k] * im[k]);
           // |z|^{t−1}: an error e in z becomes at most t·|z|^{t−1}·e in z^t
-          double rt1 = t == 1 ? 1 : (r == 0 ? 0 : Math.sqrt(power[0] * power[0] + power[1] * power[1]) / Math.min(1, r));
+          double rt = Math.sqrt(power[0] * power[0] + power[1] * power[1]);
+          double rt1 = t == 1 ? 1 : (r == 0 ? 0 : rt / Math.min(1, r));
           if (k < direct) {
             directPowerSum += multiplicity(k, size) * rt1 * rt1;
           } else {
@@ -237,8 +238,9 @@ public final class ComposedPld {
       }
       perCoefficientError += powerRounding * Math.sqrt(accNorm);
       fft.inverse(accRe, accIm, samples);
-      // ℓ1 error of the output: ‖dZ‖₂ (Parseval: ℓ1 ≤ √N·ℓ2 = √N·‖dZ‖₂/√N), plus the inverse transform's own
-      // componentwise error log₂N·η·‖Z‖₁/N at each of the N points, plus 8u for the compensated suffix sums
+      // ℓ1 error of the output: ‖dZ‖₂ (Parseval: ℓ1 ≤ √N·ℓ2 = √N·‖dZ‖₂/√N), plus the inverse
+      // transform's own componentwise error log₂N·η·‖Z‖₁/N at each of the N points, plus 8u for
+      // the compensated suffix sums
       double roundoff = perCoefficientError + fft.levels() * RadixTwoFft.RELATIVE_ERROR_PER_LEVEL * accL1
           + 8 * Math.ulp(1.0);
       return new Convolution(samples, roundoff);

@@ -98,8 +98,9 @@ public final class PldCalibration {
 
   /**
    * The largest T found by bisection whose certified ε at rate q and multiplier z is ≤ target (0 if
-   * not even one step fits), starting from the RDP calibration's count. The certified bound is not exactly monotone in T (the grid depends on
-   * T), so T is the largest verified count on the bisection path; it is always valid.
+   * not even one step fits), starting from the RDP calibration's count. The certified bound is not
+   * exactly monotone in T (the grid depends on T), so T is the largest verified count on the search
+   * path; it is always valid.
    *
    * @throws IllegalArgumentException if more than 2³⁰ steps fit
    */

@@ -55,8 +55,10 @@ public record PldGuarantee(double epsilon, double epsilonLower, double delta, Pr
   public String summary() {
     String eps = isFinite() ? String.format("%.4f", epsilon) : "unbounded (+∞)";
     String lower = epsilonLower > 0 ? " (optimal ε ≥ " + String.format("%.4f", epsilonLower) + ")" : "";
-    return "ε ≤ " + eps + " at δ = " + delta + lower + "; neighbours: " + unit.description() + "; threat model: " + threatModel().description()
+    return "ε ≤ " + eps + " at δ = " + delta + lower + "; neighbours: " + unit.description()
+        + "; threat model: " + threatModel().description()
         + "; accountant: " + PldAccountant.NAME + " [" + PldAccountant.THEOREM + "]"
         + "; conditional on: " + String.join("; ", assumptions);
   }
+
 }

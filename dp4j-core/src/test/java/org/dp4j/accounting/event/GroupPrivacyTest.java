@@ -35,7 +35,8 @@ class GroupPrivacyTest {
 
   @Test
   void rdpGroupCurveFollowsMironovProposition2() {
-    // Gaussian z = 1: ε(α) = α/2. k = 2 (c = 1): 3·ε(2α) = 3α; k = 3 → c = 2: 9·ε(4α) = 18α; +∞ below α = 2
+    // Gaussian z = 1: ε(α) = α/2. k = 2 (c = 1): 3·ε(2α) = 3α; k = 3 → c = 2: 9·ε(4α) = 18α;
+    // +∞ below α = 2
     Orders orders = Orders.of(1.5, 2, 8);
     RdpCurve two = GroupPrivacy.rdpCurve(DpEvent.gaussian(1), orders, 2);
     assertThat(two.value(0)).isEqualTo(Double.POSITIVE_INFINITY);
