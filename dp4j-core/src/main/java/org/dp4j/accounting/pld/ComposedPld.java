@@ -129,38 +129,59 @@ public final class ComposedPld {
   }
 
   /**
-   * The FFT window [first, first + size) in grid indices: the Chernoff bounds at {@link #LAMBDAS} put
-   * at most {@link #WINDOW_TAIL} outside at each end, clipped to the exact support; the tails record
-   * the bound actually reached (0 when the window covers the support).
+   * The width, in loss units, of the window the composition of these phases would use (Chernoff at
+   * {@link #WINDOW_TAIL}, clipped to the support), to choose a grid spacing before discretising finely.
    */
-  private record Window(long first, int size, double upperTail, double lowerTail) {
-    static Window of(List<Phase> phases, double interval) {
-      double minSum = 0;
-      double maxSum = 0;
+  public static double windowWidth(List<Phase> phases) {
+    Range r = Range.of(phases, phases.get(0).pmf().interval());
+    return (r.b() - r.a() + 1) * r.interval();
+  }
+
+  /**
+   * Window ends a ≤ b in grid indices from the Chernoff bounds at {@link #LAMBDAS} with tail
+   * {@link #WINDOW_TAIL} at each end, clipped to the exact support [min, max]; with the log MGFs used.
+   */
+  private record Range(double a, double b, double min, double max, double interval, double[] upMgf,
+      double[] downMgf) {
+    static Range of(List<Phase> phases, double interval) {
+      double min = 0;
+      double max = 0;
       for (Phase ph : phases) {
-        minSum += ph.count() * (double) ph.pmf().minIndex();
-        maxSum += ph.count() * (double) ph.pmf().maxIndex();
+        min += ph.count() * (double) ph.pmf().minIndex();
+        max += ph.count() * (double) ph.pmf().maxIndex();
       }
       double logTail = Math.log(WINDOW_TAIL);
       double[] upMgf = new double[LAMBDAS.length];
       double[] downMgf = new double[LAMBDAS.length];
-      double b = maxSum;
-      double a = minSum;
+      double b = max;
+      double a = min;
       for (int i = 0; i < LAMBDAS.length; i++) {
         upMgf[i] = logMgfSum(phases, LAMBDAS[i]);
         downMgf[i] = logMgfSum(phases, -LAMBDAS[i]);
         b = Math.min(b, Math.ceil((upMgf[i] - logTail) / LAMBDAS[i] / interval));
         a = Math.max(a, Math.floor(-(downMgf[i] - logTail) / LAMBDAS[i] / interval));
       }
-      double width = b - a + 1;
+      return new Range(a, b, min, max, interval, upMgf, downMgf);
+    }
+  }
+
+  /**
+   * The FFT window [first, first + size) in grid indices, a power-of-two size covering the
+   * {@link Range}; the tails record the Chernoff bound reached at its ends (0 when the window covers
+   * the support).
+   */
+  private record Window(long first, int size, double upperTail, double lowerTail) {
+    static Window of(List<Phase> phases, double interval) {
+      Range r = Range.of(phases, interval);
+      double width = r.b() - r.a() + 1;
       if (width > MAX_FFT_SIZE) {
         throw new GridTooFineException(String.format("the composed PLD spans %.0f grid points at interval %s "
             + "(max %d): use a coarser interval", width, interval, MAX_FFT_SIZE));
       }
       int size = Math.max(2, Integer.highestOneBit((int) width));
       size = size < width ? size << 1 : size;
-      return new Window((long) a, size, b >= maxSum ? 0 : chernoff(upMgf, b * interval, +1),
-          a <= minSum ? 0 : chernoff(downMgf, a * interval, -1));
+      return new Window((long) r.a(), size, r.b() >= r.max() ? 0 : chernoff(r.upMgf(), r.b() * interval, +1),
+          r.a() <= r.min() ? 0 : chernoff(r.downMgf(), r.a() * interval, -1));
     }
   }
 
