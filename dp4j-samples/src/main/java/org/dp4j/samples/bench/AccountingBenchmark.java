@@ -7,11 +7,15 @@ import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.SampledGaussianAccountant;
 import org.dp4j.accounting.SampledGaussianMechanism;
 import org.dp4j.accounting.SgmCalibration;
+import org.dp4j.accounting.event.DpEvent;
+import org.dp4j.accounting.pld.PldAccountant;
 
 /**
  * Benchmark of the composition accountant (not a test): ε of 10⁵ sampled-Gaussian steps over the
- * default 156 orders (per-step curve, composition and conversion from scratch each time), and one
- * noise calibration. Prints the median and minimum of repeated runs after a warm-up.
+ * default 156 orders (per-step curve, composition and conversion from scratch each time), one
+ * noise calibration, and the PLD accountant (discretisation, FFT composition of both directions and
+ * the ε query, from scratch each time) for 10⁴ to 10⁵ steps. Prints the median and minimum of
+ * repeated runs after a warm-up.
  *
  * <pre>java -cp dp4j-samples/target/dp4j.jar org.dp4j.samples.bench.AccountingBenchmark</pre>
  */
@@ -26,6 +30,14 @@ public final class AccountingBenchmark {
         .guarantee(1e-5, RdpConversion.IMPROVED).epsilon());
     time("calibrate z for eps=3, delta=1e-5, q=256/60000, T=14063", 10, () -> SgmCalibration
         .noiseMultiplier(3, 1e-5, q, 14063, Orders.DEFAULT, RdpConversion.IMPROVED).noiseMultiplier());
+    pld("PLD epsilon, 1e4 SGM steps, tolerance 0.02", q, 10_000, 0.02);
+    pld("PLD epsilon, 14063 SGM steps (MNIST), tolerance 0.005", q, 14_063, 0.005);
+    pld("PLD epsilon, 1e5 SGM steps, tolerance 0.05", q, 100_000, 0.05);
+  }
+
+  private static void pld(String label, double q, long steps, double tolerance) {
+    PldAccountant accountant = PldAccountant.withTolerance(tolerance);
+    time(label, 5, () -> accountant.compose(DpEvent.sampledGaussian(q, 1.1).times(steps)).epsilon(1e-5).epsilon());
   }
 
   private static void time(String label, int repeats, DoubleSupplier work) {

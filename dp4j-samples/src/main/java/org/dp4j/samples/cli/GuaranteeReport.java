@@ -7,29 +7,59 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.RdpCurve;
+import org.dp4j.accounting.ThreatModel;
+import org.dp4j.accounting.pld.PldAccountant;
+import org.dp4j.accounting.pld.PldGuarantee;
 
 /**
- * Renders a {@link PrivacyGuarantee} as a short human report or as one JSON object. Infinite values
- * are written as JSON {@code null} (JSON has no ∞) and flagged, never as NaN.
+ * Renders a guarantee (RDP {@link PrivacyGuarantee} or PLD {@link PldGuarantee}) as a short human
+ * report or as one JSON object. Infinite values are written as JSON {@code null} (JSON has no ∞) and
+ * flagged, never as NaN. Both accountants share the fields epsilon, epsilonFinite, delta,
+ * neighbouringRelation, threatModel, accountant, theorem, assumptions, mechanism, warnings; RDP adds
+ * order, orderOnGridEdge, conversion, orders, rdp; PLD adds epsilonLower, epsilonErrorBound,
+ * pldInterval.
  */
 final class GuaranteeReport {
   private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
-  private final PrivacyGuarantee guarantee;
-  private final RdpConversion conversion;
+  private final double epsilon;
+  private final double delta;
+  private final String epsilonDetail;
+  private final Map<String, Object> accountantFields = new LinkedHashMap<>();
+  private final Map<String, Object> trailingFields = new LinkedHashMap<>();
+  private final NeighbouringRelation relation;
+  private final ThreatModel threatModel;
+  private final String accountant;
+  private final String theorem;
+  private final List<String> assumptions;
   private final Map<String, Object> mechanism = new LinkedHashMap<>();
   private final Map<String, Object> extra = new LinkedHashMap<>();
+  private final List<String> warnings = new ArrayList<>();
   private final Map<String, Object> details = new LinkedHashMap<>();
   private final List<String> detailLines = new ArrayList<>();
-  private final List<String> warnings = new ArrayList<>();
+
+  private GuaranteeReport(double epsilon, double delta, String epsilonDetail, NeighbouringRelation relation,
+      ThreatModel threatModel, String accountant, String theorem, List<String> assumptions) {
+    this.epsilon = epsilon;
+    this.delta = delta;
+    this.epsilonDetail = epsilonDetail;
+    this.relation = relation;
+    this.threatModel = threatModel;
+    this.accountant = accountant;
+    this.theorem = theorem;
+    this.assumptions = assumptions;
+  }
 
   GuaranteeReport(PrivacyGuarantee guarantee, RdpConversion conversion) {
-    this.guarantee = guarantee;
-    this.conversion = conversion;
+    this(guarantee.epsilon(), guarantee.delta(), "optimal order " + guarantee.bound().order() + ", "
+        + conversion.name().toLowerCase(Locale.ROOT) + " conversion", guarantee.relation(), guarantee.threatModel(),
+        guarantee.accountant(), guarantee.theorem(), guarantee.assumptions());
     if (guarantee.bound().orderOnGridEdge()) {
       warnings.add("the optimal order " + guarantee.bound().order()
           + " is on the edge of the order grid; a wider --orders grid may give a smaller epsilon");
@@ -37,6 +67,32 @@ final class GuaranteeReport {
     if (!guarantee.bound().isFinite()) {
       warnings.add("no order gives a finite epsilon: the bound is infinite");
     }
+    accountantFields.put("order", guarantee.bound().order());
+    accountantFields.put("orderOnGridEdge", guarantee.bound().orderOnGridEdge());
+    accountantFields.put("conversion", conversion.name().toLowerCase(Locale.ROOT));
+    RdpCurve rdp = guarantee.rdp();
+    List<Object> orders = new ArrayList<>();
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < rdp.size(); i++) {
+      orders.add(finiteOrNull(rdp.order(i)));
+      values.add(finiteOrNull(rdp.value(i)));
+    }
+    trailingFields.put("orders", orders);
+    trailingFields.put("rdp", values);
+  }
+
+  GuaranteeReport(PldGuarantee guarantee) {
+    this(guarantee.epsilon(), guarantee.delta(), String.format(Locale.ROOT,
+        "certified upper bound; optimal epsilon >= %.6g, error bound %.3g", guarantee.epsilonLower(),
+        guarantee.errorBound()), guarantee.unit().relation(), guarantee.threatModel(), PldAccountant.NAME,
+        PldAccountant.THEOREM, guarantee.assumptions());
+    if (!guarantee.isFinite()) {
+      warnings.add("delta " + guarantee.delta() + " is below what the PLD accountant can certify (its tail and "
+          + "round-off allowances): the bound is infinite; use a larger delta or --accountant rdp");
+    }
+    accountantFields.put("epsilonLower", guarantee.epsilonLower());
+    accountantFields.put("epsilonErrorBound", finiteOrNull(guarantee.errorBound()));
+    accountantFields.put("pldInterval", guarantee.interval());
   }
 
   /** A mechanism parameter shown in both formats (e.g. "noiseMultiplier" → 1.1). */
@@ -71,27 +127,17 @@ final class GuaranteeReport {
 
   String toJson() {
     Map<String, Object> m = new LinkedHashMap<>(extra);
-    m.put("epsilon", finiteOrNull(guarantee.epsilon()));
-    m.put("epsilonFinite", guarantee.bound().isFinite());
-    m.put("delta", guarantee.delta());
-    m.put("order", guarantee.bound().order());
-    m.put("orderOnGridEdge", guarantee.bound().orderOnGridEdge());
-    m.put("conversion", conversion.name().toLowerCase(java.util.Locale.ROOT));
-    m.put("neighbouringRelation", guarantee.relation().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
-    m.put("threatModel", guarantee.threatModel().description());
-    m.put("accountant", guarantee.accountant());
-    m.put("theorem", guarantee.theorem());
-    m.put("assumptions", guarantee.assumptions());
+    m.put("epsilon", finiteOrNull(epsilon));
+    m.put("epsilonFinite", Double.isFinite(epsilon));
+    m.put("delta", delta);
+    m.putAll(accountantFields);
+    m.put("neighbouringRelation", relation.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    m.put("threatModel", threatModel.description());
+    m.put("accountant", accountant);
+    m.put("theorem", theorem);
+    m.put("assumptions", assumptions);
     m.put("mechanism", mechanism);
-    RdpCurve rdp = guarantee.rdp();
-    List<Object> orders = new ArrayList<>();
-    List<Object> values = new ArrayList<>();
-    for (int i = 0; i < rdp.size(); i++) {
-      orders.add(finiteOrNull(rdp.order(i)));
-      values.add(finiteOrNull(rdp.value(i)));
-    }
-    m.put("orders", orders);
-    m.put("rdp", values);
+    m.putAll(trailingFields);
     m.putAll(details);
     m.put("warnings", warnings);
     try {
@@ -106,21 +152,19 @@ final class GuaranteeReport {
     mechanism.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
     extra.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
     detailLines.forEach(line -> sb.append("  ").append(line).append('\n'));
-    String eps = guarantee.bound().isFinite() ? String.format("%.6g", guarantee.epsilon()) : "infinite (no bound)";
-    sb.append("  epsilon = ").append(eps).append(" at delta = ").append(guarantee.delta())
-        .append(" (optimal order ").append(guarantee.bound().order()).append(", ")
-        .append(conversion.name().toLowerCase(java.util.Locale.ROOT)).append(" conversion)\n");
-    sb.append("  neighbouring relation: ").append(guarantee.relation().description()).append('\n');
-    sb.append("  threat model: ").append(guarantee.threatModel().description()).append('\n');
-    sb.append("  accountant: ").append(guarantee.accountant()).append(" — ").append(guarantee.theorem()).append('\n');
-    for (String a : guarantee.assumptions()) {
+    String eps = Double.isFinite(epsilon) ? String.format("%.6g", epsilon) : "infinite (no bound)";
+    sb.append("  epsilon = ").append(eps).append(" at delta = ").append(delta)
+        .append(" (").append(epsilonDetail).append(")\n");
+    sb.append("  neighbouring relation: ").append(relation.description()).append('\n');
+    sb.append("  threat model: ").append(threatModel.description()).append('\n');
+    sb.append("  accountant: ").append(accountant).append(" — ").append(theorem).append('\n');
+    for (String a : assumptions) {
       sb.append("  conditional on: ").append(a).append('\n');
     }
     return sb.toString().stripTrailing();
   }
 
-  /** JSON has no ∞: infinite values become null. */
-  static Object finiteOrNull(double v) {
+  private static Object finiteOrNull(double v) {
     return Double.isFinite(v) ? v : null;
   }
 }

@@ -5,6 +5,7 @@ import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.SampledGaussianAccountant;
 import org.dp4j.accounting.SampledGaussianMechanism;
 import org.dp4j.accounting.SgmCalibration;
+import org.dp4j.accounting.pld.PldCalibration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Option;
 /** {@code dp4j calibrate sgm}: the smallest noise multiplier meeting a target ε. */
 @Command(name = "sgm", mixinStandardHelpOptions = true,
     description = {"Smallest DP-SGD noise multiplier z whose epsilon (sampled Gaussian, composition) is at most "
-        + "the target; bisection to 1e-6 relative, always rounded to the private side.",
+        + "the target; bisection to 1e-6 relative (rdp) or 1e-4 relative on the certified bound (pld), always "
+        + "rounded to the private side.",
         "Example: dp4j calibrate sgm --target-epsilon 3 --delta 1e-5 --epochs 60 --dataset-size 60000 "
             + "--batch-size 256"})
 final class SgmCalibrateCommand implements Callable<Integer> {
@@ -34,16 +36,27 @@ final class SgmCalibrateCommand implements Callable<Integer> {
     CommandLine cmd = spec.commandLine();
     Checks.positive(cmd, "--target-epsilon", targetEpsilon);
     SgmScheduleOptions.Schedule s = schedule.resolve(cmd);
-    var conversion = accounting.conversion(cmd);
-    var orders = accounting.orders(cmd);
     double delta = accounting.delta(cmd);
-    SgmCalibration.Calibration c =
-        SgmCalibration.noiseMultiplier(targetEpsilon, delta, s.samplingRate(), s.steps(), orders, conversion);
-    PrivacyGuarantee g = new SampledGaussianAccountant(orders)
-        .compose(new SampledGaussianMechanism(s.samplingRate(), c.noiseMultiplier()), s.steps())
-        .guarantee(delta, conversion);
-    new GuaranteeReport(g, conversion)
-        .extra("noiseMultiplier", c.noiseMultiplier())
+    GuaranteeReport report;
+    double noise;
+    if (accounting.pld(cmd)) {
+      PldCalibration.Result c = PldCalibration.noiseMultiplier(accounting.pldAccountant(cmd), targetEpsilon, delta,
+          s.samplingRate(), s.steps());
+      noise = c.noiseMultiplier();
+      report = new GuaranteeReport(c.achieved());
+    } else {
+      var conversion = accounting.conversion(cmd);
+      var orders = accounting.orders(cmd);
+      SgmCalibration.Calibration c =
+          SgmCalibration.noiseMultiplier(targetEpsilon, delta, s.samplingRate(), s.steps(), orders, conversion);
+      noise = c.noiseMultiplier();
+      PrivacyGuarantee g = new SampledGaussianAccountant(orders)
+          .compose(new SampledGaussianMechanism(s.samplingRate(), noise), s.steps())
+          .guarantee(delta, conversion);
+      report = new GuaranteeReport(g, conversion);
+    }
+    report
+        .extra("noiseMultiplier", noise)
         .extra("targetEpsilon", targetEpsilon)
         .mechanism("samplingRate", s.samplingRate())
         .mechanism("steps", s.steps())

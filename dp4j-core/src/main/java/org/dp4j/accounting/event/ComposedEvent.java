@@ -1,0 +1,17 @@
+package org.dp4j.accounting.event;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import java.util.List;
+
+/**
+ * The events run one after the other (adaptively).
+ *
+ * @param events the sequence, not empty
+ */
+public record ComposedEvent(List<DpEvent> events) implements DpEvent {
+  public ComposedEvent {
+    events = List.copyOf(events);
+    checkArgument(!events.isEmpty(), "a composed event needs at least one event");
+  }
+}

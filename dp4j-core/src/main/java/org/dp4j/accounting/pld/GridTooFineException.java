@@ -1,0 +1,10 @@
+package org.dp4j.accounting.pld;
+
+/** The grid spacing would need more points than allowed; a coarser spacing (larger error) fits. */
+public final class GridTooFineException extends IllegalArgumentException {
+  private static final long serialVersionUID = 1L;
+
+  GridTooFineException(String message) {
+    super(message);
+  }
+}
