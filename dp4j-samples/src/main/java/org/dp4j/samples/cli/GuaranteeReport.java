@@ -164,7 +164,7 @@ final class GuaranteeReport {
     return sb.toString().stripTrailing();
   }
 
-  private static Object finiteOrNull(double v) {
+  static Object finiteOrNull(double v) {
     return Double.isFinite(v) ? v : null;
   }
 }
