@@ -48,15 +48,21 @@ import picocli.CommandLine;
  * <em>certified</em> hidden-state ε (only the final model released), both replace-one.
  *
  * <pre>
- * dp4j train --model softmax --sampler shuffle-once --l2 0.01 --feature-clip 1 --noise-multiplier 3 --epochs 20
+ * dp4j train --model softmax --sampler shuffle-once --l2 0.01 --feature-clip 4 --clip-norm 2 --noise-multiplier 3 \
+ *     --epochs 30 --batch-size 1000
+ * (full MNIST: 87.0% test accuracy; ε = 22.98 composition, 2.65 certified hidden-state, δ = 1e-5, replace-one)
  * </pre>
  */
 final class CertifiedSoftmaxTraining {
   static final int DEFAULT_EPOCHS = 20;
   static final int DEFAULT_BATCH = 1000;
-  static final double DEFAULT_CLIP = 1.0;
+  static final double DEFAULT_CLIP = 2.0;
   static final double DEFAULT_L2 = 0.01;
-  static final double DEFAULT_FEATURE_CLIP = 1.0;
+  /**
+   * MNIST pixel vectors (scaled to [0, 1]) have ℓ2 norm 3.6-17.2, median 9.2; with L = 4, C = 2, z = 3, 30 epochs
+   * of b = 1000 reached 87.0% test accuracy on full MNIST, with L = 1, C = 1 only 74.3%.
+   */
+  static final double DEFAULT_FEATURE_CLIP = 4.0;
   /** Default η as a fraction of Cor. 6.3's limit 2/((L²+1)/2 + 2λ). */
   static final double DEFAULT_STEP_FRACTION = 0.9;
 

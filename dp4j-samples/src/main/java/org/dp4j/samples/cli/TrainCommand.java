@@ -74,7 +74,7 @@ final class TrainCommand implements Callable<Integer> {
   Double l2;
 
   @Option(names = "--feature-clip", paramLabel = "L",
-      description = "--model softmax: clip every image to l2 norm L before training (default: 1).")
+      description = "--model softmax: clip every image to l2 norm L before training (default: 4).")
   Double featureClip;
 
   @Option(names = "--hidden", split = ",", paramLabel = "H",
