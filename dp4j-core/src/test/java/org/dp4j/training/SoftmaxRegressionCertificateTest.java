@@ -51,14 +51,20 @@ class SoftmaxRegressionCertificateTest {
     double z = 3.08;
     double expectedBatch = 2048;
     ClippingMode mode = ClippingMode.FLAT;
+    boolean weightDecay;
 
     MultiLayerNetwork build() {
       DpSgd dp = DpSgd.builder().clipNorm(clip).noiseMultiplier(z).expectedBatchSize(expectedBatch)
           .baseUpdater(base).clipping(mode).build();
       NeuralNetConfiguration.Builder b = new NeuralNetConfiguration.Builder().seed(1).dataType(DataType.DOUBLE)
-          .updater(dp).l2(l2);
-      if (l2Bias > 0) {
-        b.l2Bias(l2Bias);
+          .updater(dp);
+      if (weightDecay) {
+        b.weightDecay(l2).weightDecayBias(l2Bias);
+      } else {
+        b.l2(l2);
+        if (l2Bias > 0) {
+          b.l2Bias(l2Bias);
+        }
       }
       NeuralNetConfiguration.ListBuilder list = b.list();
       int nIn = in;
@@ -138,6 +144,10 @@ class SoftmaxRegressionCertificateTest {
     Net unequal = new Net();
     unequal.l2Bias = 0.04;
     assertThatThrownBy(() -> mnist(unequal)).hasMessageContaining("weights have L2 0.08, bias 0.04");
+    Net decay = new Net();
+    decay.weightDecay = true;
+    assertThatThrownBy(() -> mnist(decay)).hasMessageContaining("on the weights (set .l2(λ))")
+        .hasMessageContaining("WeightDecay");
     Net momentum = new Net();
     momentum.base = new Nesterovs(0.75, 0.9);
     assertThatThrownBy(() -> mnist(momentum)).hasMessageContaining("plain constant-step SGD without momentum");
