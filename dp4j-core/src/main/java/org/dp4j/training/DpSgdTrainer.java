@@ -11,11 +11,16 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.SampledGaussianMechanism;
 import org.dp4j.accounting.ledger.CompositionStepAccountant;
 import org.dp4j.accounting.ledger.LedgerRow;
+import org.dp4j.accounting.hiddenstate.YeShokriShuffleStepAccountant;
+import org.dp4j.accounting.ledger.FixedPartitionCompositionStepAccountant;
 import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.accounting.ledger.StepAccountant;
 import org.dp4j.noise.GaussianNoise;
 import org.dp4j.noise.NoiseSource;
 import org.dp4j.sampling.BatchSampler;
 import org.dp4j.sampling.SamplingCompatibility;
+import org.dp4j.sampling.SamplingPlan;
+import org.dp4j.sampling.SamplingScheme;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
 import org.nd4j.linalg.dataset.DataSet;
@@ -25,8 +30,11 @@ import org.nd4j.linalg.dataset.DataSet;
  * batch from the sampler, take one {@link DpSgdStep}; per epoch, close a ledger row.
  *
  * <p>The sampler must match the accountants: the composition accountant of the network's
- * {@link DpSgd} (sampled Gaussian) assumes Poisson sampling with rate expectedBatchSize/n, and the
- * trainer refuses any other sampler for it ({@link SamplingCompatibility}).
+ * {@link DpSgd} (sampled Gaussian) assumes Poisson sampling with rate expectedBatchSize/n; the
+ * {@link FixedPartitionCompositionStepAccountant} and the Ye–Shokri accountants assume a shuffle-once
+ * fixed partition ({@link SoftmaxRegressionCertificate#ledger} builds both for softmax regression). The
+ * trainer refuses a sampler an accountant does not cover, and an accountant it cannot check
+ * ({@link SamplingCompatibility}).
  *
  * <pre>{@code
  * DpSgdTrainer trainer = DpSgdTrainer.builder(net, data)
@@ -62,12 +70,36 @@ public final class DpSgdTrainer {
         "the sampler covers %s records but the data has %s", sampler.plan().datasetSize(), data.size());
     PlainSgdCheck.whyNotPlainSgd(net).ifPresent(ledger::voidHiddenState);
     for (var a : ledger.accountants()) {
-      if (a instanceof CompositionStepAccountant c) {
-        SampledGaussianMechanism expected = dp.mechanism(data.size());
-        checkArgument(c.mechanism().equals(expected),
-            "the ledger accounts %s but the network's DpSgd runs %s", c.mechanism(), expected);
-        SamplingCompatibility.requireMatches(expected, sampler.plan());
-      }
+      requireCovers(a, dp);
+    }
+  }
+
+  /** Refuses an accountant whose mechanism or sampling assumption differs from this run's. */
+  private void requireCovers(StepAccountant a, DpSgd dp) {
+    SamplingPlan plan = sampler.plan();
+    if (a instanceof CompositionStepAccountant c) {
+      SampledGaussianMechanism expected = dp.mechanism(data.size());
+      checkArgument(c.mechanism().equals(expected),
+          "the ledger accounts %s but the network's DpSgd runs %s", c.mechanism(), expected);
+      SamplingCompatibility.requireMatches(expected, plan);
+    } else if (a instanceof FixedPartitionCompositionStepAccountant f) {
+      checkArgument(f.noiseMultiplier() == dp.noiseMultiplier(),
+          "the ledger accounts noise multiplier %s but the network's DpSgd uses %s", f.noiseMultiplier(),
+          dp.noiseMultiplier());
+      SamplingCompatibility.requireFixedSize(f.name(), SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION,
+          f.usableRecords(), f.batchSize(), plan);
+    } else if (a instanceof CertifiedYeShokriStepAccountant c) {
+      c.certificate().requireCovers(net, data, plan);
+    } else if (a instanceof YeShokriShuffleStepAccountant y) {
+      // λ, β and the noise are the user's assertion here; the sampling, at least, is checked.
+      SamplingCompatibility.requireScheme(y.name(), SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION, plan);
+      checkArgument(y.config().batchSize() == plan.fixedBatchSize()
+          && y.config().stepsPerEpoch() == plan.stepsPerEpoch(),
+          "the %s accountant uses b = %s, m = %s but the sampler is %s", y.name(), y.config().batchSize(),
+          y.config().stepsPerEpoch(), plan.describe());
+    } else {
+      throw new IllegalArgumentException(String.format("the trainer cannot check that accountant %s (%s) covers "
+          + "this run's sampler (%s)", a.name(), a.getClass().getSimpleName(), plan.describe()));
     }
   }
 

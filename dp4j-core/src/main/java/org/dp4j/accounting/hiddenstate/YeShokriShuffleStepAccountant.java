@@ -50,6 +50,11 @@ public final class YeShokriShuffleStepAccountant implements StepAccountant {
     return new YeShokriShuffleAccountant(config.withEpochs((int) epochs));
   }
 
+  /** The configuration the bound is for (its epoch count is ignored). */
+  public YeShokriConfig config() {
+    return config;
+  }
+
   @Override
   public String name() {
     return oneEpoch.name();

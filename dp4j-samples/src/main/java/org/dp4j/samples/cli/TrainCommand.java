@@ -59,10 +59,24 @@ final class TrainCommand implements Callable<Integer> {
       description = "Data set (default: mnist).")
   String dataset;
 
-  @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn",
+  @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn|softmax",
       description = "mlp: 784-128-10 tanh by default (see --hidden, --activation); cnn: the tanh CNN of Papernot "
-          + "et al. 2021 (default: mlp).")
+          + "et al. 2021; softmax: L2-regularised softmax regression with a certified hidden-state epsilon "
+          + "(Ye & Shokri Cor. 6.3) (default: mlp).")
   String model;
+
+  @Option(names = "--sampler", paramLabel = "poisson|shuffle-once",
+      description = "Batches: poisson (default) or shuffle-once (one secret permutation, fixed batches; "
+          + "--model softmax only).")
+  String sampler;
+
+  @Option(names = "--l2", paramLabel = "LAMBDA",
+      description = "--model softmax: L2 regularisation on weights and bias (default: 0.01).")
+  Double l2;
+
+  @Option(names = "--feature-clip", paramLabel = "L",
+      description = "--model softmax: clip every image to l2 norm L before training (default: 4).")
+  Double featureClip;
 
   @Option(names = "--hidden", split = ",", paramLabel = "H",
       description = "MLP hidden layer widths, comma-separated (default: 128).")
@@ -131,6 +145,9 @@ final class TrainCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CommandLine cmd = spec.commandLine();
+    if (CertifiedSoftmaxTraining.requested(this)) {
+      return CertifiedSoftmaxTraining.run(this, cmd);
+    }
     PrintWriter out = cmd.getOut();
     TrainDefaults defaults = TrainDefaults.of(parseModel(cmd));
     int k = epochs != null ? epochs : defaults.epochs();
