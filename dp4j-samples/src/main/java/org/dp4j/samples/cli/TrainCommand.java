@@ -60,7 +60,7 @@ final class TrainCommand implements Callable<Integer> {
   String dataset;
 
   @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn|softmax",
-      description = "mlp: 784-128-10 tanh by default (see --hidden, --activation); cnn: the tanh CNN of Papernot "
+      description = "mlp: 784-256-10 tanh by default (see --hidden, --activation); cnn: the tanh CNN of Papernot "
           + "et al. 2021; softmax: L2-regularised softmax regression with a certified hidden-state epsilon "
           + "(Ye & Shokri Cor. 6.3) (default: mlp).")
   String model;
@@ -79,7 +79,7 @@ final class TrainCommand implements Callable<Integer> {
   Double featureClip;
 
   @Option(names = "--hidden", split = ",", paramLabel = "H",
-      description = "MLP hidden layer widths, comma-separated (default: 128).")
+      description = "MLP hidden layer widths, comma-separated (default: 256).")
   int[] hidden;
 
   @Option(names = "--activation", paramLabel = "relu|tanh", description = "MLP hidden activation (default: tanh).")

@@ -10,7 +10,7 @@ record TrainDefaults(int epochs, int batchSize, double clipNorm, double learning
     int[] hidden, String activation) {
   static TrainDefaults of(MnistModels.Kind kind) {
     return switch (kind) {
-      case MLP -> new TrainDefaults(30, 512, 0.5, 0.5, 0.9, new int[] {128}, "tanh");
+      case MLP -> new TrainDefaults(60, 2048, 0.2, 2.0, 0.9, new int[] {256}, "tanh");
       case CNN -> new TrainDefaults(20, 512, 0.1, 0.5, 0.9, new int[0], "tanh");
     };
   }
