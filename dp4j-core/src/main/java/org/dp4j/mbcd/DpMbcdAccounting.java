@@ -109,6 +109,21 @@ public final class DpMbcdAccounting {
     return b.build();
   }
 
+  /**
+   * The accountant's view of DP-NMF's shared item factors Y (Chen &amp; Liu Alg. 3, HFL; digest 003 §2.6,
+   * P22): one block, n = N·b users, S_g = 2C (per-user clipping), L_T = 1 (projection onto Y ≥ 0), and
+   * L_F = 1 asserted: the projected gradient step on the convex Y-block is assumed non-expansive (it is if
+   * the step times the curvature stays ≤ 2, which the code does not certify for FIXED steps). The user
+   * factors X_i are each user's own rows and are not covered. Only SAFE mode.
+   */
+  public DpMbcdConfig itemFactors(DpNmfMechanism m) {
+    checkNotNull(m, "mechanism");
+    checkArgument(mode == DpMbcdMode.SAFE, "DP-NMF is accounted in SAFE mode only, was %s", mode);
+    return DpMbcdConfig.builder().datasetSize((long) m.numBatchesPerEpoch() * m.batchSize())
+        .batchSize(m.batchSize()).stepSize(m.learningRate()).noiseTemperature(m.noiseSchedule())
+        .block("Y", 1.0, 1.0, m.gradientSensitivity()).build();
+  }
+
   /** The ledger's step accountant for the mechanism. */
   public DpMbcdStepAccountant stepAccountant(DpMbcdMechanism m) {
     return new DpMbcdStepAccountant(config(m), orders, m.scheduleDescription());

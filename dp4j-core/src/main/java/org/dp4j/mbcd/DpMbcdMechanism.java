@@ -33,6 +33,7 @@ public final class DpMbcdMechanism {
   private final int epochs;
   private final double clipNorm;
   private final double strongConvexity;
+  private final BlockStepRule blockStepRule;
   private final NoiseTemperatureSchedule noiseSchedule;
   private final String scheduleDescription;
   private final long[] blockParameterCounts;
@@ -48,6 +49,7 @@ public final class DpMbcdMechanism {
     this.epochs = b.epochs;
     this.clipNorm = b.clipNorm;
     this.strongConvexity = b.strongConvexity;
+    this.blockStepRule = b.blockStepRule;
     this.noiseSchedule = b.noiseSchedule;
     this.scheduleDescription = NoiseTemperatureSchedule.describe(b.noiseSchedule, b.epochs,
         b.samplingPlan.stepsPerEpoch());
@@ -113,6 +115,11 @@ public final class DpMbcdMechanism {
    */
   public double strongConvexity() {
     return strongConvexity;
+  }
+
+  /** Gradient step (Eq. 14, the default) or the paper's proximal-point variant (Eq. 17). */
+  public BlockStepRule blockStepRule() {
+    return blockStepRule;
   }
 
   /** S_g = 2C: the replace-one sensitivity of one example's clipped gradient (digest P6). */
@@ -191,7 +198,7 @@ public final class DpMbcdMechanism {
     return "DP-MBCD: eta=" + learningRate + ", gamma=" + gamma + ", b=" + batchSize() + ", N="
         + numBatchesPerEpoch() + " (dropped " + examplesDropped() + "), K=" + epochs + ", C="
         + clipNorm + ", S_g=2C" + (strongConvexity > 0 ? ", mu=" + strongConvexity : "")
-        + ", noise " + scheduleDescription + ", blocks="
+        + ", noise " + scheduleDescription + ", step " + blockStepRule + ", blocks="
         + Arrays.toString(blockParameterCounts) + ", rho=" + Arrays.toString(activationNormBounds)
         + ", prox " + proxDescription + " (L_T=" + proxLipschitz + ")"
         + (secureNoise ? "" : ", INSECURE SEEDED NOISE");
@@ -205,6 +212,7 @@ public final class DpMbcdMechanism {
     private int epochs;
     private double clipNorm = Double.NaN;
     private double strongConvexity;
+    private BlockStepRule blockStepRule = BlockStepRule.GRADIENT;
     private NoiseTemperatureSchedule noiseSchedule;
     private long[] blockParameterCounts;
     private double[] activationNormBounds;
@@ -242,6 +250,11 @@ public final class DpMbcdMechanism {
 
     public Builder noiseSchedule(NoiseTemperatureSchedule schedule) {
       this.noiseSchedule = schedule;
+      return this;
+    }
+
+    public Builder blockStepRule(BlockStepRule rule) {
+      this.blockStepRule = rule;
       return this;
     }
 
@@ -283,6 +296,7 @@ public final class DpMbcdMechanism {
       checkArgument(clipNorm > 0 && Double.isFinite(clipNorm),
           "clip norm C must be finite and > 0, was %s", clipNorm);
       checkNotNull(noiseSchedule, "noise schedule is required");
+      checkNotNull(blockStepRule, "block step rule is required");
       checkNotNull(blockParameterCounts, "blocks are required");
       checkArgument(blockParameterCounts.length >= 1
               && blockParameterCounts.length == activationNormBounds.length,

@@ -89,7 +89,7 @@ public final class DpMbcdTrainer {
     }
     this.mechanism = DpMbcdMechanism.builder().learningRate(b.learningRate).gamma(b.gamma)
         .batches(partition.plan()).epochs(b.epochs).clipNorm(b.clipNorm)
-        .strongConvexity(b.strongConvexity).noiseSchedule(b.schedule)
+        .strongConvexity(b.strongConvexity).blockStepRule(b.blockStepRule).noiseSchedule(b.schedule)
         .blocks(counts, rho).prox(b.prox.description(), b.prox.lipschitzConstant(b.learningRate))
         .secureNoise(b.noise instanceof GaussianNoise g && g.isSecure()).build();
     this.ledger = b.accounting.ledger(mechanism);
@@ -236,8 +236,14 @@ public final class DpMbcdTrainer {
     for (int d = 0; d <= depth; d++) {
       boolean output = d == depth;
       INDArray target = output ? y : aux.u(d, j);
-      ClippedBlockGradient g = ClippedBlockGradient.compute(model.block(d), x[d], target,
-          output ? 1.0 : mechanism.gamma(), mechanism.clipNorm());
+      double weight = output ? 1.0 : mechanism.gamma();
+      if (mechanism.blockStepRule() == BlockStepRule.PROXIMAL_POINT) {
+        ProximalPointStep.apply(model.block(d), x[d], target, weight, mechanism.learningRate(),
+            mechanism.strongConvexity(), o, prox, noise);
+        continue;
+      }
+      ClippedBlockGradient g = ClippedBlockGradient.compute(model.block(d), x[d], target, weight,
+          mechanism.clipNorm());
       NoisyProximalStep.apply(model.block(d), g, mechanism.learningRate(),
           mechanism.strongConvexity(), o, prox, noise);
     }
@@ -264,6 +270,7 @@ public final class DpMbcdTrainer {
     private double[] activationNormBounds = {1.0};
     private double inputNormBound = Double.POSITIVE_INFINITY;
     private double strongConvexity;
+    private BlockStepRule blockStepRule = BlockStepRule.GRADIENT;
     private NoiseTemperatureSchedule schedule;
     private ProximalOperator prox = ProximalOperator.none();
     private NoiseSource noise;
@@ -337,6 +344,12 @@ public final class DpMbcdTrainer {
      */
     public Builder strongConvexity(double mu) {
       this.strongConvexity = mu;
+      return this;
+    }
+
+    /** How each released block steps (default {@link BlockStepRule#GRADIENT}). */
+    public Builder blockStepRule(BlockStepRule rule) {
+      this.blockStepRule = checkNotNull(rule, "rule");
       return this;
     }
 

@@ -99,6 +99,24 @@ class DpMbcdCommandsTest {
   }
 
   @Test
+  void nmfPrintsBothErrorsAndTheItemFactorEpsilon() throws Exception {
+    CliRun r = CliRun.of("nmf", "--rows", "40", "--columns", "12", "--rank", "3", "--batch-size", "10",
+        "--epochs", "2", "--noise-variance", "0.01", "--learning-rate", "0.1", "--clip-norm", "0.5", "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode j = JSON.readTree(r.out());
+    assertThat(j.get("relativeError").asDouble()).isBetween(0.0, 2.0);
+    assertThat(j.get("relativeErrorNonPrivate").asDouble()).isBetween(0.0, 2.0);
+    assertThat(j.get("caveat").asText()).contains("P9");
+    // Y alone: N = 4 batches of b = 10, η = 0.1, o = 0.01, S_g = 2C = 1, L_F = L_T = 1, K = 2: the digest 003 §3.11
+    // recursion run in mpmath (Δ = 0.025; G = [0.01953125, 0.02625, 0.0328125, 0.0392857143]) and the improved
+    // conversion at δ = 1e-5 over the default order grid give ε = 1.0699211991 at α = 16
+    assertThat(j.get("epsilon").asDouble()).isCloseTo(1.0699211991, within(1e-9));
+    assertThat(j.get("order").asDouble()).isEqualTo(16.0);
+    CliRun.of("nmf", "--batch-size", "0").assertRefusedNaming("--batch-size");
+    CliRun.of("nmf", "--batch-size", "10", "--step-rule", "newton").assertRefusedNaming("--step-rule");
+  }
+
+  @Test
   void refusesBadInputNamingTheFlag() {
     CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--model", "cnn")
         .assertRefusedNaming("--model");
