@@ -89,6 +89,10 @@ public final class DpMbcdAccounting {
   /** The accountant's view of the mechanism: n = N·b used examples, one block W_d per released layer. */
   public DpMbcdConfig config(DpMbcdMechanism m) {
     checkNotNull(m, "mechanism");
+    checkArgument(m.blockStepRule() == BlockStepRule.GRADIENT || mode == DpMbcdMode.PAPER,
+        "the proximal-point block step applies a data-dependent map to unclipped updates, which SAFE accounting"
+            + " cannot certify (digest 003 P6, P10); account it in PAPER mode (the paper's claim) or use"
+            + " BlockStepRule.GRADIENT");
     DpMbcdConfig.Builder b = DpMbcdConfig.builder().datasetSize(m.examplesUsed())
         .batchSize(m.batchSize()).stepSize(m.learningRate()).noiseTemperature(m.noiseSchedule())
         .mode(mode);

@@ -146,6 +146,9 @@ class DpMbcdAccountingTest {
         .accounting(DpMbcdAccounting.defaults()).partitionSeed(1).strongConvexity(0);
     assertThatThrownBy(unbounded::build).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("inputNormBound");
+    DpMbcdTrainer.Builder variant = tiny(1, DpMbcdAccounting.defaults()).blockStepRule(BlockStepRule.PROXIMAL_POINT);
+    assertThatThrownBy(variant::build).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PAPER mode");
     SamplingPlan poisson = new SamplingPlan(SamplingScheme.POISSON, 100, 0.1, 10, 10, 0);
     assertThatThrownBy(() -> DpMbcdMechanism.builder().batches(poisson).learningRate(0.1).epochs(1)
         .clipNorm(1).noiseSchedule(NoiseTemperatureSchedule.constant(0.1))
