@@ -25,6 +25,11 @@ final class DpMbcdOptions {
       description = "dp-mbcd: add (MU/2)||W||^2 to every block objective, so that safe-mode L_F < 1 (default 0).")
   Double strongConvexity;
 
+  @Option(names = "--proximal-point",
+      description = "dp-mbcd: the paper's MNIST variant (exact proximal-point block steps, Eq. 17 corrected; stable "
+          + "for large learning rates). Not certifiable (data-dependent map, unclipped): needs --mode paper.")
+  boolean proximalPoint;
+
   @Option(names = "--accuracy-each-epoch",
       description = "dp-mbcd: also print test accuracy after every epoch (evaluates intermediate iterates, which the "
           + "hidden-state threat model assumes are never released; for experiments only).")
@@ -33,6 +38,6 @@ final class DpMbcdOptions {
   /** True if any dp-mbcd-only option was given (refused for other algorithms). */
   boolean anyGiven() {
     return noiseVariance != null || noiseSchedule != null || rho != null || mode != null || strongConvexity != null
-        || accuracyEachEpoch;
+        || accuracyEachEpoch || proximalPoint;
   }
 }

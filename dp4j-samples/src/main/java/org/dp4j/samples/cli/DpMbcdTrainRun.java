@@ -26,6 +26,7 @@ import org.dp4j.data.MnistSplit;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
 import org.dp4j.listeners.LedgerReport;
+import org.dp4j.mbcd.BlockStepRule;
 import org.dp4j.mbcd.DpMbcdAccounting;
 import org.dp4j.mbcd.DpMbcdMechanism;
 import org.dp4j.mbcd.DpMbcdTrainer;
@@ -69,6 +70,10 @@ final class DpMbcdTrainRun {
     double mu = o.strongConvexity != null ? o.strongConvexity : 0.0;
     validate(cmd, k, b, clip, eta, rho, mu);
     DpMbcdMode mode = mode(cmd);
+    if (o.proximalPoint && mode != DpMbcdMode.PAPER) {
+      throw new CommandLine.ParameterException(cmd, "--proximal-point needs --mode paper: its data-dependent, "
+          + "unclipped map is not covered by safe accounting (digest 003 P6, P10)");
+    }
     NoiseScheduleSpec schedule = schedule(cmd, k);
     MnistVariant variant = c.parseDataset(cmd);
     String dataset = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -86,18 +91,21 @@ final class DpMbcdTrainRun {
     try {
       trainer = DpMbcdTrainer.builder(liftedMlp(c.seed), data.getFeatures(), data.getLabels())
           .batchSize(b).epochs(k).learningRate(eta).clipNorm(clip).activationNormBound(rho).inputNormBound(rho)
-          .strongConvexity(mu).noiseSchedule(schedule.schedule()).accounting(accounting).build();
+          .strongConvexity(mu).noiseSchedule(schedule.schedule()).accounting(accounting)
+          .blockStepRule(o.proximalPoint ? BlockStepRule.PROXIMAL_POINT : BlockStepRule.GRADIENT).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cmd, e.getMessage());
     }
     DpMbcdMechanism m = trainer.mechanism();
     DpMbcdMode otherMode = mode == DpMbcdMode.SAFE ? DpMbcdMode.PAPER : DpMbcdMode.SAFE;
     DpMbcdAccounting other = accounting.withMode(otherMode);
-    DpMbcdAccountant shadow = other.accountant(m);
+    // the other mode, side by side; the proximal-point variant has no safe accounting
+    DpMbcdAccountant shadow = o.proximalPoint ? null : other.accountant(m);
     out.printf(Locale.ROOT, "dp4j train: DP-MBCD on %s (%d training images, %d batches of %d, %d dropped), lifted "
-            + "784-256-256-10 MLP (MSE), %d epochs, eta %s, clip %s, rho %s%s, noise %s; ledger in %s mode%n",
-        dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(), k, eta, clip, rho,
-        mu > 0 ? ", mu " + mu : "", m.scheduleDescription(), name(mode));
+            + "784-256-256-10 MLP (MSE), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps; ledger in %s "
+            + "mode%n", dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(), k, eta, clip, rho,
+        mu > 0 ? ", mu " + mu : "", m.scheduleDescription(),
+        o.proximalPoint ? "proximal-point (paper's variant, unclipped)" : "clipped gradient", name(mode));
     if (o.accuracyEachEpoch) {
       cmd.getErr().println("dp4j: warning: --accuracy-each-epoch evaluates intermediate iterates; the hidden-state "
           + "epsilon assumes only the final blocks are released");
@@ -117,18 +125,22 @@ final class DpMbcdTrainRun {
         break;   // the budget refused the epoch's first step: no new row
       }
       LedgerRow row = rows.get(rows.size() - 1);
-      while (shadow.steps() < row.steps()) {
-        shadow.step();
-      }
       PrivacyGuarantee mine = row.hiddenState().orElseThrow();
-      PrivacyGuarantee theirs = shadow.guarantee(c.delta, other.orders(), other.conversion());
+      Double theirs = null;
+      if (shadow != null) {
+        while (shadow.steps() < row.steps()) {
+          shadow.step();
+        }
+        theirs = shadow.guarantee(c.delta, other.orders(), other.conversion()).epsilon();
+      }
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("epoch", row.epoch());
       e.put("epsilon" + capital(mode), mine.epsilon());
-      e.put("epsilon" + capital(otherMode), theirs.epsilon());
+      e.put("epsilon" + capital(otherMode), theirs);
       StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "epoch %d/%d: epsilon %.4g (%s mode) | "
-              + "%.4g (%s mode) at delta %s (only the last iterate released, replace-one), %d updates", row.epoch(),
-          k, mine.epsilon(), name(mode), theirs.epsilon(), name(otherMode), c.delta, row.steps()));
+              + "%s (%s mode) at delta %s (only the last iterate released, replace-one), %d updates", row.epoch(),
+          k, mine.epsilon(), name(mode), theirs == null ? "n/a" : String.format(Locale.ROOT, "%.4g", theirs),
+          name(otherMode), c.delta, row.steps()));
       if (o.accuracyEachEpoch || trainer.stopReason().isPresent()) {
         accuracy = TrainCommand.accuracy(trainer.releasedNetwork(), testSet);
         e.put("testAccuracy", accuracy);
@@ -165,6 +177,7 @@ final class DpMbcdTrainRun {
       r.put("clipNorm", clip);
       r.put("rho", rho);
       r.put("strongConvexity", mu);
+      r.put("blockStep", o.proximalPoint ? "proximal-point" : "gradient");
       r.put("batchSize", b);
       r.put("trainingRecords", n);
       r.put("recordsUsed", m.examplesUsed());

@@ -123,7 +123,7 @@ final class TrainCommand implements Callable<Integer> {
     }
     if (mbcd.anyGiven()) {
       throw new CommandLine.ParameterException(cmd, "--noise-variance, --noise-schedule, --rho, --mode, "
-          + "--strong-convexity and --accuracy-each-epoch need --algorithm dp-mbcd");
+          + "--strong-convexity, --proximal-point and --accuracy-each-epoch need --algorithm dp-mbcd");
     }
     PrintWriter out = cmd.getOut();
     TrainDefaults defaults = TrainDefaults.of(parseModel(cmd));

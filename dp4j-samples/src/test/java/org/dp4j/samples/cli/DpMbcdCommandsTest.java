@@ -127,6 +127,8 @@ class DpMbcdCommandsTest {
     CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--epsilon", "3")
         .assertRefusedNaming("--epsilon");
     CliRun.of("train", "--noise-multiplier", "1", "--rho", "2").assertRefusedNaming("--algorithm dp-mbcd");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--proximal-point")
+        .assertRefusedNaming("--proximal-point needs --mode paper");
     CliRun.of("train", "--algorithm", "dp-nope").assertRefusedNaming("--algorithm");
   }
 }
