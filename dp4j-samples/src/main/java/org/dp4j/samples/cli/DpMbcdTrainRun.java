@@ -99,8 +99,14 @@ final class DpMbcdTrainRun {
     DpMbcdMechanism m = trainer.mechanism();
     DpMbcdMode otherMode = mode == DpMbcdMode.SAFE ? DpMbcdMode.PAPER : DpMbcdMode.SAFE;
     DpMbcdAccounting other = accounting.withMode(otherMode);
-    // the other mode, side by side; the proximal-point variant has no safe accounting
-    DpMbcdAccountant shadow = o.proximalPoint ? null : other.accountant(m);
+    // the other mode, side by side, when its constants exist (the proximal-point variant has no safe accounting;
+    // the paper's L_F = |1 − η·ρ²| is 0 at η·ρ² = 1)
+    DpMbcdAccountant shadow = null;
+    try {
+      shadow = other.accountant(m);
+    } catch (IllegalArgumentException e) {
+      cmd.getErr().println("dp4j: note: no " + name(otherMode) + "-mode epsilon for this run: " + e.getMessage());
+    }
     out.printf(Locale.ROOT, "dp4j train: DP-MBCD on %s (%d training images, %d batches of %d, %d dropped), lifted "
             + "784-256-256-10 MLP (MSE), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps; ledger in %s "
             + "mode%n", dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(), k, eta, clip, rho,
