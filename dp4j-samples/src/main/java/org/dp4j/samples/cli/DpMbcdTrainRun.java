@@ -87,9 +87,11 @@ final class DpMbcdTrainRun {
     }
     DataSet data = train.toDataSet(range(n), DataType.FLOAT);
     DpMbcdAccounting accounting = accounting(mode);
+    TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), n / b);
     DpMbcdTrainer trainer;
     try {
       trainer = DpMbcdTrainer.builder(liftedMlp(c.seed), data.getFeatures(), data.getLabels())
+          .listener((epoch, batch, temperature) -> progress.step())
           .batchSize(b).epochs(k).learningRate(eta).clipNorm(clip).activationNormBound(rho).inputNormBound(rho)
           .strongConvexity(mu).noiseSchedule(schedule.schedule()).accounting(accounting)
           .blockStepRule(o.proximalPoint ? BlockStepRule.PROXIMAL_POINT : BlockStepRule.GRADIENT).build();
@@ -119,7 +121,6 @@ final class DpMbcdTrainRun {
     out.flush();
     DataSet testSet = test.toDataSet(DataType.FLOAT);
     RowNormClip.clipInPlace(testSet.getFeatures(), m.activationNormBound(0));   // as the trainer's inputs
-    TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), m.numBatchesPerEpoch());
     List<Map<String, Object>> perEpoch = new ArrayList<>();
     Double accuracy = null;
     while (trainer.stopReason().isEmpty()) {
@@ -164,36 +165,7 @@ final class DpMbcdTrainRun {
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         name(result.stopReason()), result.steps(), accuracy);
     if (c.report != null) {
-      LedgerRow last = result.ledger().rows().isEmpty() ? null
-          : result.ledger().rows().get(result.ledger().rows().size() - 1);
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("algorithm", "dp-mbcd");
-      r.put("dataset", dataset);
-      r.put("model", "mlp");
-      r.put("testAccuracy", accuracy);
-      r.put("epsilon", last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
-      r.put("mode", name(mode));
-      r.put("epsilon" + capital(mode), last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
-      r.put("epsilon" + capital(otherMode), perEpoch.isEmpty() ? 0.0
-          : perEpoch.get(perEpoch.size() - 1).get("epsilon" + capital(otherMode)));
-      r.put("delta", c.delta);
-      r.put("epochs", k);
-      r.put("noiseSchedule", m.scheduleDescription());
-      r.put("learningRate", eta);
-      r.put("clipNorm", clip);
-      r.put("rho", rho);
-      r.put("strongConvexity", mu);
-      r.put("blockStep", o.proximalPoint ? "proximal-point" : "gradient");
-      r.put("batchSize", b);
-      r.put("trainingRecords", n);
-      r.put("recordsUsed", m.examplesUsed());
-      r.put("stopReason", name(result.stopReason()));
-      r.put("neighbouringRelation", m.neighbouringRelation().description());
-      r.put("threatModel", ThreatModel.LAST_ITERATE_ONLY.description());
-      r.put("perEpoch", perEpoch);
-      r.putAll(LedgerReport.toMap(result.ledger()));
-      r.put("epochsCompleted", result.epochsCompleted());
-      LedgerReport.writeJson(c.report, r);
+      LedgerReport.writeJson(c.report, report(dataset, mode, m, result, accuracy, perEpoch));
     }
     if (c.csv != null) {
       LedgerReport.writeCsv(c.csv, result.ledger());
@@ -202,6 +174,42 @@ final class DpMbcdTrainRun {
       LedgerChart.writePng(c.chart, result.ledger(), "DP-MBCD mlp on " + dataset);
     }
     return 0;
+  }
+
+  /** The JSON report: the DP-SGD report's fields plus both modes' ε and the DP-MBCD hyperparameters. */
+  private Map<String, Object> report(String dataset, DpMbcdMode mode, DpMbcdMechanism m,
+      TrainingResult result, double accuracy, List<Map<String, Object>> perEpoch) {
+    DpMbcdMode otherMode = mode == DpMbcdMode.SAFE ? DpMbcdMode.PAPER : DpMbcdMode.SAFE;
+    LedgerRow last = result.ledger().rows().isEmpty() ? null
+        : result.ledger().rows().get(result.ledger().rows().size() - 1);
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("algorithm", "dp-mbcd");
+    r.put("dataset", dataset);
+    r.put("model", "mlp");
+    r.put("testAccuracy", accuracy);
+    r.put("epsilon", last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
+    r.put("mode", name(mode));
+    r.put("epsilon" + capital(mode), last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
+    r.put("epsilon" + capital(otherMode), perEpoch.isEmpty() ? 0.0
+        : perEpoch.get(perEpoch.size() - 1).get("epsilon" + capital(otherMode)));
+    r.put("delta", c.delta);
+    r.put("epochs", m.epochs());
+    r.put("noiseSchedule", m.scheduleDescription());
+    r.put("learningRate", m.learningRate());
+    r.put("clipNorm", m.clipNorm());
+    r.put("rho", m.activationNormBound(0));
+    r.put("strongConvexity", m.strongConvexity());
+    r.put("blockStep", o.proximalPoint ? "proximal-point" : "gradient");
+    r.put("batchSize", m.batchSize());
+    r.put("trainingRecords", m.examplesUsed() + m.examplesDropped());
+    r.put("recordsUsed", m.examplesUsed());
+    r.put("stopReason", name(result.stopReason()));
+    r.put("neighbouringRelation", m.neighbouringRelation().description());
+    r.put("threatModel", ThreatModel.LAST_ITERATE_ONLY.description());
+    r.put("perEpoch", perEpoch);
+    r.putAll(LedgerReport.toMap(result.ledger()));
+    r.put("epochsCompleted", result.epochsCompleted());
+    return r;
   }
 
   private static String capital(DpMbcdMode mode) {
