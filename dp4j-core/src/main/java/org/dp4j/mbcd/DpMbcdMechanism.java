@@ -5,6 +5,9 @@ import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.Arrays;
 import org.dp4j.accounting.NeighbouringRelation;
+import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
+import org.dp4j.sampling.SamplingPlan;
+import org.dp4j.sampling.SamplingScheme;
 
 /**
  * What a DP-MBCD run does to each released block, as an immutable value for the hidden-state
@@ -26,12 +29,13 @@ import org.dp4j.accounting.NeighbouringRelation;
 public final class DpMbcdMechanism {
   private final double learningRate;
   private final double gamma;
-  private final int batchSize;
-  private final int numBatches;
-  private final int examplesDropped;
+  private final SamplingPlan samplingPlan;
   private final int epochs;
   private final double clipNorm;
-  private final NoiseSchedule noiseSchedule;
+  private final double strongConvexity;
+  private final BlockStepRule blockStepRule;
+  private final NoiseTemperatureSchedule noiseSchedule;
+  private final String scheduleDescription;
   private final long[] blockParameterCounts;
   private final double[] activationNormBounds;
   private final String proxDescription;
@@ -41,12 +45,14 @@ public final class DpMbcdMechanism {
   private DpMbcdMechanism(Builder b) {
     this.learningRate = b.learningRate;
     this.gamma = b.gamma;
-    this.batchSize = b.batchSize;
-    this.numBatches = b.numBatches;
-    this.examplesDropped = b.examplesDropped;
+    this.samplingPlan = b.samplingPlan;
     this.epochs = b.epochs;
     this.clipNorm = b.clipNorm;
+    this.strongConvexity = b.strongConvexity;
+    this.blockStepRule = b.blockStepRule;
     this.noiseSchedule = b.noiseSchedule;
+    this.scheduleDescription = NoiseTemperatureSchedule.describe(b.noiseSchedule, b.epochs,
+        b.samplingPlan.stepsPerEpoch());
     this.blockParameterCounts = b.blockParameterCounts.clone();
     this.activationNormBounds = b.activationNormBounds.clone();
     this.proxDescription = b.proxDescription;
@@ -70,22 +76,27 @@ public final class DpMbcdMechanism {
 
   /** b, examples per batch. */
   public int batchSize() {
-    return batchSize;
+    return samplingPlan.fixedBatchSize();
   }
 
   /** N = ⌊n/b⌋, batches per epoch (one step per block per batch). */
   public int numBatchesPerEpoch() {
-    return numBatches;
+    return samplingPlan.stepsPerEpoch();
   }
 
   /** N·b, the examples actually used; the accountant's n. */
   public int examplesUsed() {
-    return numBatches * batchSize;
+    return samplingPlan.usableRecords();
   }
 
   /** n mod b examples never visited (reported, not silently lost). */
   public int examplesDropped() {
-    return examplesDropped;
+    return samplingPlan.droppedRecords();
+  }
+
+  /** The batch schedule the trainer runs (a shuffle-once fixed partition), for sampler checks. */
+  public SamplingPlan samplingPlan() {
+    return samplingPlan;
   }
 
   /** K, the planned number of epochs. */
@@ -96,6 +107,19 @@ public final class DpMbcdMechanism {
   /** C, the per-example clip norm of every block gradient. */
   public double clipNorm() {
     return clipNorm;
+  }
+
+  /**
+   * μ ≥ 0 of the explicit term (μ/2)‖θ‖² in every block objective f (its gradient μθ is added after
+   * clipping; it is data-independent), making each block μ-strongly convex; 0 if absent.
+   */
+  public double strongConvexity() {
+    return strongConvexity;
+  }
+
+  /** Gradient step (Eq. 14, the default) or the paper's proximal-point variant (Eq. 17). */
+  public BlockStepRule blockStepRule() {
+    return blockStepRule;
   }
 
   /** S_g = 2C: the replace-one sensitivity of one example's clipped gradient (digest P6). */
@@ -110,8 +134,8 @@ public final class DpMbcdMechanism {
   /** o(k, j), the noise temperature at batch j of epoch k. */
   public double temperature(int epoch, int batch) {
     checkArgument(epoch >= 0 && epoch < epochs, "epoch must be in [0, %s), was %s", epochs, epoch);
-    checkArgument(batch >= 0 && batch < numBatches,
-        "batch must be in [0, %s), was %s", numBatches, batch);
+    checkArgument(batch >= 0 && batch < numBatchesPerEpoch(),
+        "batch must be in [0, %s), was %s", numBatchesPerEpoch(), batch);
     return noiseSchedule.temperature(epoch, batch);
   }
 
@@ -120,8 +144,13 @@ public final class DpMbcdMechanism {
     return Math.sqrt(2 * learningRate * temperature(epoch, batch));
   }
 
-  public NoiseSchedule noiseSchedule() {
+  public NoiseTemperatureSchedule noiseSchedule() {
     return noiseSchedule;
+  }
+
+  /** What identifies o(k, j) over the planned K epochs, e.g. "constant o=0.001". */
+  public String scheduleDescription() {
+    return scheduleDescription;
   }
 
   /** D + 1, the number of released blocks (each needs its own accountant; digest P15). */
@@ -166,9 +195,10 @@ public final class DpMbcdMechanism {
 
   @Override
   public String toString() {
-    return "DP-MBCD: eta=" + learningRate + ", gamma=" + gamma + ", b=" + batchSize + ", N="
-        + numBatches + " (dropped " + examplesDropped + "), K=" + epochs + ", C=" + clipNorm
-        + ", S_g=2C, noise " + noiseSchedule.description() + ", blocks="
+    return "DP-MBCD: eta=" + learningRate + ", gamma=" + gamma + ", b=" + batchSize() + ", N="
+        + numBatchesPerEpoch() + " (dropped " + examplesDropped() + "), K=" + epochs + ", C="
+        + clipNorm + ", S_g=2C" + (strongConvexity > 0 ? ", mu=" + strongConvexity : "")
+        + ", noise " + scheduleDescription + ", step " + blockStepRule + ", blocks="
         + Arrays.toString(blockParameterCounts) + ", rho=" + Arrays.toString(activationNormBounds)
         + ", prox " + proxDescription + " (L_T=" + proxLipschitz + ")"
         + (secureNoise ? "" : ", INSECURE SEEDED NOISE");
@@ -178,12 +208,12 @@ public final class DpMbcdMechanism {
   public static final class Builder {
     private double learningRate = Double.NaN;
     private double gamma = 1.0;
-    private int batchSize;
-    private int numBatches;
-    private int examplesDropped;
+    private SamplingPlan samplingPlan;
     private int epochs;
     private double clipNorm = Double.NaN;
-    private NoiseSchedule noiseSchedule;
+    private double strongConvexity;
+    private BlockStepRule blockStepRule = BlockStepRule.GRADIENT;
+    private NoiseTemperatureSchedule noiseSchedule;
     private long[] blockParameterCounts;
     private double[] activationNormBounds;
     private String proxDescription = "none";
@@ -202,10 +232,9 @@ public final class DpMbcdMechanism {
       return this;
     }
 
-    public Builder batches(int batchSize, int numBatches, int dropped) {
-      this.batchSize = batchSize;
-      this.numBatches = numBatches;
-      this.examplesDropped = dropped;
+    /** The partition's plan: must be a shuffle-once fixed partition (Thm 4.6; digest 003 §2.4). */
+    public Builder batches(SamplingPlan plan) {
+      this.samplingPlan = plan;
       return this;
     }
 
@@ -219,8 +248,19 @@ public final class DpMbcdMechanism {
       return this;
     }
 
-    public Builder noiseSchedule(NoiseSchedule schedule) {
+    public Builder noiseSchedule(NoiseTemperatureSchedule schedule) {
       this.noiseSchedule = schedule;
+      return this;
+    }
+
+    public Builder blockStepRule(BlockStepRule rule) {
+      this.blockStepRule = rule;
+      return this;
+    }
+
+    /** μ ≥ 0 of an explicit (μ/2)‖θ‖² term in each block objective (default 0). */
+    public Builder strongConvexity(double mu) {
+      this.strongConvexity = mu;
       return this;
     }
 
@@ -247,14 +287,16 @@ public final class DpMbcdMechanism {
           "learning rate eta must be finite and > 0, was %s", learningRate);
       checkArgument(gamma > 0 && Double.isFinite(gamma),
           "gamma must be finite and > 0, was %s", gamma);
-      checkArgument(batchSize >= 1, "batch size must be >= 1, was %s", batchSize);
-      checkArgument(numBatches >= 1, "batches per epoch must be >= 1, was %s", numBatches);
-      checkArgument(examplesDropped >= 0 && examplesDropped < batchSize,
-          "dropped examples must be in [0, b=%s), was %s", batchSize, examplesDropped);
+      checkNotNull(samplingPlan, "the batch partition is required");
+      checkArgument(samplingPlan.scheme() == SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION,
+          "DP-MBCD needs a shuffle-once fixed partition (Thm 4.6), was %s", samplingPlan.describe());
+      checkArgument(strongConvexity >= 0 && Double.isFinite(strongConvexity),
+          "strong convexity mu must be finite and >= 0, was %s", strongConvexity);
       checkArgument(epochs >= 1, "epochs must be >= 1, was %s", epochs);
       checkArgument(clipNorm > 0 && Double.isFinite(clipNorm),
           "clip norm C must be finite and > 0, was %s", clipNorm);
       checkNotNull(noiseSchedule, "noise schedule is required");
+      checkNotNull(blockStepRule, "block step rule is required");
       checkNotNull(blockParameterCounts, "blocks are required");
       checkArgument(blockParameterCounts.length >= 1
               && blockParameterCounts.length == activationNormBounds.length,
@@ -264,7 +306,7 @@ public final class DpMbcdMechanism {
         checkArgument(rho > 0, "activation norm bounds must be > 0 (or +Infinity), was %s", rho);
       }
       for (int k = 0; k < epochs; k++) {
-        for (int j = 0; j < numBatches; j++) {
+        for (int j = 0; j < samplingPlan.stepsPerEpoch(); j++) {
           // throws if the schedule does not cover (k, j)
           double o = noiseSchedule.temperature(k, j);
           checkArgument(o > 0 && Double.isFinite(o),

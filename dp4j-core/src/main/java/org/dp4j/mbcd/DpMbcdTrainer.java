@@ -4,12 +4,21 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
+import org.dp4j.accounting.ledger.LedgerRow;
+import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.noise.AesCtrRandom;
+import org.dp4j.noise.GaussianNoise;
+import org.dp4j.noise.NoiseSource;
 import org.dp4j.prox.ProximalOperator;
+import org.dp4j.sampling.ShuffleOncePartition;
+import org.dp4j.training.StopReason;
+import org.dp4j.training.TrainingResult;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -25,14 +34,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The privacy guarantee is the hidden-state one (only the final blocks are released): calling
  * {@link #releasedNetwork()} or {@link #model()} before training ends and publishing the result
- * voids it. This class computes no privacy; {@link #mechanism()} is what an accountant reads.
+ * voids it. Accounting: {@link #mechanism()} is what the accountant reads; the trainer builds its
+ * {@link PrivacyLedger} from it ({@link DpMbcdAccounting}), asks {@link PrivacyLedger#tryStep()} before
+ * every batch's W-updates (stopping before the step that would exceed the budget) and closes a ledger
+ * row after every epoch.
  *
  * <pre>{@code
  * DpMbcdTrainer t = DpMbcdTrainer.builder(initialNet, features, oneHotLabels)
  *     .batchSize(100).epochs(20).learningRate(0.1).clipNorm(1.0).activationNormBound(1.0)
- *     .noiseSchedule(NoiseSchedule.constant(1e-3)).build();
- * t.fit();
- * MultiLayerNetwork released = t.releasedNetwork();
+ *     .inputNormBound(1.0).noiseSchedule(NoiseTemperatureSchedule.constant(1e-3))
+ *     .accounting(DpMbcdAccounting.builder().delta(1e-5).budget(3.0).build()).build();
+ * TrainingResult r = t.fit();        // r.stopReason(): COMPLETED or BUDGET
+ * MultiLayerNetwork released = r.network();
  * }</pre>
  */
 public final class DpMbcdTrainer {
@@ -43,9 +56,12 @@ public final class DpMbcdTrainer {
   private final DpMbcdMechanism mechanism;
   private final double[] rho;
   private final ProximalOperator prox;
-  private final GaussianNoise noise;
+  private final NoiseSource noise;
   private final List<DpMbcdStepListener> listeners;
+  private final List<Consumer<LedgerRow>> onEpoch;
+  private final PrivacyLedger ledger;
   private int epoch;
+  private StopReason stopped;
 
   private DpMbcdTrainer(Builder b, ShuffleOncePartition partition) {
     this.model = LiftedMlp.from(b.initial);
@@ -56,29 +72,32 @@ public final class DpMbcdTrainer {
       rho[d] = b.activationNormBounds.length == 1 ? b.activationNormBounds[0]
           : b.activationNormBounds[d - 1];
     }
-    int[] order = partition.order();
+    int[] order = partition.batchOrder();
     DataType type = b.initial.params().dataType();
     this.features = b.features.getRows(order).castTo(type);
     this.labels = b.labels.getRows(order).castTo(type);
     RowNormClip.clipInPlace(features, rho[0]);
-    this.aux = new AuxiliaryStore(order.length, partition.batchSize(), model.widths(),
-        features.dataType());
+    int batchSize = partition.plan().fixedBatchSize();
+    this.aux = new AuxiliaryStore(order.length, batchSize, model.widths(), features.dataType());
     this.prox = b.prox;
     this.noise = b.noise;
     this.listeners = List.copyOf(b.listeners);
+    this.onEpoch = List.copyOf(b.onEpoch);
     long[] counts = new long[model.numBlocks()];
     for (int d = 0; d < counts.length; d++) {
       counts[d] = model.blockParameterCount(d);
     }
     this.mechanism = DpMbcdMechanism.builder().learningRate(b.learningRate).gamma(b.gamma)
-        .batches(partition.batchSize(), partition.numBatches(), partition.dropped())
-        .epochs(b.epochs).clipNorm(b.clipNorm).noiseSchedule(b.schedule)
+        .batches(partition.plan()).epochs(b.epochs).clipNorm(b.clipNorm)
+        .strongConvexity(b.strongConvexity).blockStepRule(b.blockStepRule).noiseSchedule(b.schedule)
         .blocks(counts, rho).prox(b.prox.description(), b.prox.lipschitzConstant(b.learningRate))
-        .secureNoise(b.noise.isSecure()).build();
-    for (int j = 0; j < partition.numBatches(); j++) {
+        .secureNoise(b.noise instanceof GaussianNoise g && g.isSecure()).build();
+    this.ledger = b.accounting.ledger(mechanism);
+    for (int j = 0; j < mechanism.numBatchesPerEpoch(); j++) {
       initialiseAuxiliaries(j);
     }
   }
+
 
   public static Builder builder(MultiLayerNetwork initial, INDArray features, INDArray labels) {
     return new Builder(initial, features, labels);
@@ -90,26 +109,69 @@ public final class DpMbcdTrainer {
         net.params().dataType());
   }
 
-  /** Runs the remaining epochs up to K. */
-  public void fit() {
-    while (epoch < mechanism.epochs()) {
+  /** Runs the remaining epochs up to K, or until the next step would exceed the budget. */
+  public TrainingResult fit() {
+    while (stopped == null && epoch < mechanism.epochs()) {
       fitEpoch();
     }
+    return result();
   }
 
-  /** One epoch: every batch of the fixed partition once, in order. */
-  public void fitEpoch() {
+  /**
+   * One epoch: every batch of the fixed partition once, in order, each after the ledger accepted it;
+   * then a ledger row. Returns false if the budget stopped the epoch (a partial row is closed if any of
+   * its steps ran; the blocks hold the last in-budget values and training cannot continue).
+   */
+  public boolean fitEpoch() {
     checkState(epoch < mechanism.epochs(),
         "all %s planned epochs are done; the mechanism (and its accounting) covers no more",
         mechanism.epochs());
+    checkState(stopped == null, "training stopped (%s); the model holds the last in-budget blocks",
+        stopped);
     for (int j = 0; j < mechanism.numBatchesPerEpoch(); j++) {
+      checkState(ledger.steps() == (long) epoch * mechanism.numBatchesPerEpoch() + j,
+          "the ledger has %s steps, the trainer is at epoch %s batch %s", ledger.steps(), epoch, j);
+      if (!ledger.tryStep()) {
+        stopped = StopReason.BUDGET;
+        if (j > 0) {
+          closeRow(epoch + 1);
+        }
+        return false;
+      }
       step(j);
     }
     epoch++;
+    closeRow(epoch);
+    if (epoch == mechanism.epochs()) {
+      stopped = StopReason.COMPLETED;
+    }
+    return true;
+  }
+
+  /** Closes the ledger row of epoch {@code number} (1-based). */
+  private void closeRow(int number) {
+    LedgerRow row = ledger.closeEpoch(number);
+    onEpoch.forEach(c -> c.accept(row));
+  }
+
+  /** What happened so far: the released network, the ledger, and why training ended (if it did). */
+  public TrainingResult result() {
+    return new TrainingResult(releasedNetwork(), ledger,
+        stopped == null ? StopReason.COMPLETED : stopped, epoch, ledger.steps());
+  }
+
+  /** Why training ended; empty while epochs remain and the budget allows them. */
+  public java.util.Optional<StopReason> stopReason() {
+    return java.util.Optional.ofNullable(stopped);
   }
 
   public int epochsCompleted() {
     return epoch;
+  }
+
+  /** The privacy ledger: one row per epoch, hidden-state bound per block-summed RDP. */
+  public PrivacyLedger ledger() {
+    return ledger;
   }
 
   public DpMbcdMechanism mechanism() {
@@ -174,9 +236,16 @@ public final class DpMbcdTrainer {
     for (int d = 0; d <= depth; d++) {
       boolean output = d == depth;
       INDArray target = output ? y : aux.u(d, j);
-      ClippedBlockGradient g = ClippedBlockGradient.compute(model.block(d), x[d], target,
-          output ? 1.0 : mechanism.gamma(), mechanism.clipNorm());
-      NoisyProximalStep.apply(model.block(d), g, mechanism.learningRate(), o, prox, noise);
+      double weight = output ? 1.0 : mechanism.gamma();
+      if (mechanism.blockStepRule() == BlockStepRule.PROXIMAL_POINT) {
+        ProximalPointStep.apply(model.block(d), x[d], target, weight, mechanism.learningRate(),
+            mechanism.strongConvexity(), o, prox, noise);
+        continue;
+      }
+      ClippedBlockGradient g = ClippedBlockGradient.compute(model.block(d), x[d], target, weight,
+          mechanism.clipNorm());
+      NoisyProximalStep.apply(model.block(d), g, mechanism.learningRate(),
+          mechanism.strongConvexity(), o, prox, noise);
     }
     for (DpMbcdStepListener l : listeners) {
       l.stepDone(epoch, j, o);
@@ -200,12 +269,16 @@ public final class DpMbcdTrainer {
     private double clipNorm = Double.NaN;
     private double[] activationNormBounds = {1.0};
     private double inputNormBound = Double.POSITIVE_INFINITY;
-    private NoiseSchedule schedule;
+    private double strongConvexity;
+    private BlockStepRule blockStepRule = BlockStepRule.GRADIENT;
+    private NoiseTemperatureSchedule schedule;
     private ProximalOperator prox = ProximalOperator.none();
-    private GaussianNoise noise;
+    private NoiseSource noise;
     private Long partitionSeed;
     private long maxAuxiliaryBytes = 2L << 30;
+    private DpMbcdAccounting accounting = DpMbcdAccounting.defaults();
     private final List<DpMbcdStepListener> listeners = new ArrayList<>();
+    private final List<Consumer<LedgerRow>> onEpoch = new ArrayList<>();
 
     private Builder(MultiLayerNetwork initial, INDArray features, INDArray labels) {
       this.initial = checkNotNull(initial, "initial network");
@@ -259,8 +332,36 @@ public final class DpMbcdTrainer {
       return this;
     }
 
-    public Builder noiseSchedule(NoiseSchedule schedule) {
+    /** o(k, j), fixed before training and independent of the data (digest 003 P14). */
+    public Builder noiseSchedule(NoiseTemperatureSchedule schedule) {
       this.schedule = schedule;
+      return this;
+    }
+
+    /**
+     * μ &gt; 0 adds (μ/2)‖θ‖² to every block objective (gradient μθ after clipping), so each block is
+     * μ-strongly convex and SAFE-mode L_F can drop below 1 (digest 003 P4). Default 0.
+     */
+    public Builder strongConvexity(double mu) {
+      this.strongConvexity = mu;
+      return this;
+    }
+
+    /** How each released block steps (default {@link BlockStepRule#GRADIENT}). */
+    public Builder blockStepRule(BlockStepRule rule) {
+      this.blockStepRule = checkNotNull(rule, "rule");
+      return this;
+    }
+
+    /** How the run is accounted (default {@link DpMbcdAccounting#defaults()}: SAFE, δ = 1e-5). */
+    public Builder accounting(DpMbcdAccounting accounting) {
+      this.accounting = checkNotNull(accounting, "accounting");
+      return this;
+    }
+
+    /** Called with every epoch's ledger row (also the partial row of a budget stop). */
+    public Builder onEpoch(Consumer<LedgerRow> consumer) {
+      onEpoch.add(checkNotNull(consumer, "consumer"));
       return this;
     }
 
@@ -271,12 +372,12 @@ public final class DpMbcdTrainer {
     }
 
     /** The noise source (default {@link GaussianNoise#secure()}). */
-    public Builder noise(GaussianNoise noise) {
+    public Builder noise(NoiseSource noise) {
       this.noise = checkNotNull(noise, "noise");
       return this;
     }
 
-    /** A fixed partition seed, for tests only (default: the partition is shuffled by SecureRandom). */
+    /** A fixed partition seed, for tests only (default: shuffled by {@link AesCtrRandom#secure()}). */
     public Builder partitionSeed(long seed) {
       this.partitionSeed = seed;
       return this;
@@ -319,14 +420,16 @@ public final class DpMbcdTrainer {
       if (noise == null) {
         noise = GaussianNoise.secure();
       }
-      java.util.Random shuffler = partitionSeed != null ? new java.util.Random(partitionSeed)
-          : new SecureRandom();
-      ShuffleOncePartition partition = ShuffleOncePartition.create((int) features.rows(),
-          batchSize, shuffler);
-      if (partition.dropped() > 0) {
+      checkArgument(batchSize >= 1 && batchSize <= features.rows(),
+          "batch size must be in [1, n = %s], was %s", features.rows(), batchSize);
+      AesCtrRandom shuffler = partitionSeed != null ? AesCtrRandom.insecureFixedSeed(partitionSeed)
+          : AesCtrRandom.secure();
+      ShuffleOncePartition partition = new ShuffleOncePartition((int) features.rows(), batchSize,
+          shuffler);
+      if (partition.plan().droppedRecords() > 0) {
         LoggerFactory.getLogger(DpMbcdTrainer.class).warn(
             "DP-MBCD: n={} is not a multiple of b={}: {} examples are dropped every epoch",
-            features.rows(), batchSize, partition.dropped());
+            features.rows(), batchSize, partition.plan().droppedRecords());
       }
       return new DpMbcdTrainer(this, partition);
     }

@@ -4,8 +4,12 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
-import java.security.SecureRandom;
+import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
+import org.dp4j.noise.AesCtrRandom;
+import org.dp4j.noise.GaussianNoise;
+import org.dp4j.noise.NoiseSource;
 import org.dp4j.prox.ProximalOperator;
+import org.dp4j.sampling.ShuffleOncePartition;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.INDArrayIndex;
@@ -27,7 +31,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * <pre>{@code
  * DpNmf nmf = DpNmf.builder(m, 10).batchSize(100).epochs(300).learningRate(1.0)
  *     .stepRule(NmfStepRule.CURVATURE_SCALED, 1.0).clipNorm(10.0)
- *     .noiseSchedule(NoiseSchedule.constant(1e-6)).build();
+ *     .noiseSchedule(NoiseTemperatureSchedule.constant(1e-6)).build();
  * nmf.fit();
  * double err = nmf.relativeError();   // ‖XY − M‖_F / ‖M‖_F
  * }</pre>
@@ -46,8 +50,8 @@ public final class DpNmf {
   private final double clipNorm;
   private final NmfStepRule stepRule;
   private final double kappa;
-  private final NoiseSchedule schedule;
-  private final GaussianNoise noise;
+  private final NoiseTemperatureSchedule schedule;
+  private final NoiseSource noise;
   private final DpNmfMechanism mechanism;
   private int epoch;
 
@@ -55,8 +59,8 @@ public final class DpNmf {
     // rows permuted once: the batches in order, then the dropped rows, so a batch is a contiguous view
     this.rowOrder = usedThenDropped(partition, (int) b.m.rows());
     this.m = b.m.getRows(rowOrder);
-    this.batchSize = partition.batchSize();
-    this.numBatches = partition.numBatches();
+    this.batchSize = partition.plan().fixedBatchSize();
+    this.numBatches = partition.plan().stepsPerEpoch();
     this.epochs = b.epochs;
     this.eta = b.learningRate;
     this.clipNorm = b.clipNorm;
@@ -72,7 +76,8 @@ public final class DpNmf {
     this.y = (b.initialY != null ? b.initialY.dup() : uniform(rng, b.rank, m.columns(), b.initScale))
         .castTo(m.dataType());
     this.mechanism = schedule == null ? null : new DpNmfMechanism(eta, partition, epochs, clipNorm,
-        schedule, stepRule, stepRule == NmfStepRule.FIXED ? 0.0 : kappa, noise.isSecure());
+        schedule, stepRule, stepRule == NmfStepRule.FIXED ? 0.0 : kappa,
+        noise instanceof GaussianNoise g && g.isSecure());
   }
 
   /** A factorisation of m [users, items] with the given rank d. */
@@ -154,8 +159,7 @@ public final class DpNmf {
   private INDArray noisyProjectedStep(INDArray theta, INDArray gradient, double step, double o) {
     INDArray next = theta.sub(gradient.mul(step));
     if (o > 0) {
-      next.addi(noise.sample(next.dataType(), next.length(), Math.sqrt(2 * eta * o))
-          .reshape(next.shape()));
+      noise.addGaussian(next, Math.sqrt(2 * eta * o));
     }
     return NON_NEGATIVE.apply(next, eta);
   }
@@ -169,18 +173,10 @@ public final class DpNmf {
   }
 
   private static int[] usedThenDropped(ShuffleOncePartition partition, int n) {
-    int[] used = partition.order();
-    boolean[] seen = new boolean[n];
+    int[] used = partition.batchOrder();
+    int[] dropped = partition.droppedIndices();
     int[] all = java.util.Arrays.copyOf(used, n);
-    for (int i : used) {
-      seen[i] = true;
-    }
-    int next = used.length;
-    for (int i = 0; i < n; i++) {
-      if (!seen[i]) {
-        all[next++] = i;
-      }
-    }
+    System.arraycopy(dropped, 0, all, used.length, dropped.length);
     return all;
   }
 
@@ -194,8 +190,8 @@ public final class DpNmf {
     private double clipNorm = Double.NaN;
     private NmfStepRule stepRule = NmfStepRule.FIXED;
     private double kappa = Double.NaN;
-    private NoiseSchedule schedule;
-    private GaussianNoise noise;
+    private NoiseTemperatureSchedule schedule;
+    private NoiseSource noise;
     private boolean nonPrivate;
     private Long partitionSeed;
     private long initSeed = 12345;
@@ -241,12 +237,12 @@ public final class DpNmf {
       return this;
     }
 
-    public Builder noiseSchedule(NoiseSchedule schedule) {
+    public Builder noiseSchedule(NoiseTemperatureSchedule schedule) {
       this.schedule = schedule;
       return this;
     }
 
-    public Builder noise(GaussianNoise noise) {
+    public Builder noise(NoiseSource noise) {
       this.noise = noise;
       return this;
     }
@@ -306,14 +302,16 @@ public final class DpNmf {
         }
       }
       checkArgument(m.rows() <= Integer.MAX_VALUE, "too many rows: %s", m.rows());
-      java.util.Random shuffler = partitionSeed != null ? new java.util.Random(partitionSeed)
-          : new SecureRandom();
-      ShuffleOncePartition partition = ShuffleOncePartition.create((int) m.rows(), batchSize,
-          shuffler);
+      checkArgument(batchSize >= 1 && batchSize <= m.rows(),
+          "batch size must be in [1, rows = %s], was %s", m.rows(), batchSize);
+      AesCtrRandom shuffler = partitionSeed != null ? AesCtrRandom.insecureFixedSeed(partitionSeed)
+          : AesCtrRandom.secure();
+      ShuffleOncePartition partition = new ShuffleOncePartition((int) m.rows(), batchSize, shuffler);
       if (!nonPrivate) {
         for (int k = 0; k < epochs; k++) {
-          for (int j = 0; j < partition.numBatches(); j++) {
-            NoiseArguments.checkTemperature("o(" + k + ", " + j + ")", schedule.temperature(k, j));
+          for (int j = 0; j < partition.plan().stepsPerEpoch(); j++) {
+            double o = schedule.temperature(k, j);
+            checkArgument(o > 0 && Double.isFinite(o), "o(%s, %s) must be finite and > 0, was %s", k, j, o);
           }
         }
       }

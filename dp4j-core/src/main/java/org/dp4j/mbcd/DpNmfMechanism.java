@@ -3,6 +3,8 @@ package org.dp4j.mbcd;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import org.dp4j.accounting.NeighbouringRelation;
+import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
+import org.dp4j.sampling.ShuffleOncePartition;
 
 /**
  * What a DP-NMF run does, as an immutable value for an accountant (Chen &amp; Liu Alg. 3, §2.6 HFL split
@@ -19,17 +21,20 @@ public final class DpNmfMechanism {
   private final int examplesDropped;
   private final int epochs;
   private final double clipNorm;
-  private final NoiseSchedule noiseSchedule;
+  private final NoiseTemperatureSchedule noiseSchedule;
+  private final String scheduleDescription;
   private final NmfStepRule stepRule;
   private final double curvatureCap;
   private final boolean secureNoise;
 
   DpNmfMechanism(double learningRate, ShuffleOncePartition partition, int epochs, double clipNorm,
-      NoiseSchedule noiseSchedule, NmfStepRule stepRule, double curvatureCap, boolean secureNoise) {
+      NoiseTemperatureSchedule noiseSchedule, NmfStepRule stepRule, double curvatureCap,
+      boolean secureNoise) {
     this.learningRate = learningRate;
-    this.batchSize = partition.batchSize();
-    this.numBatches = partition.numBatches();
-    this.examplesDropped = partition.dropped();
+    this.batchSize = partition.plan().fixedBatchSize();
+    this.numBatches = partition.plan().stepsPerEpoch();
+    this.examplesDropped = partition.plan().droppedRecords();
+    this.scheduleDescription = NoiseTemperatureSchedule.describe(noiseSchedule, epochs, numBatches);
     this.epochs = epochs;
     this.clipNorm = clipNorm;
     this.noiseSchedule = noiseSchedule;
@@ -73,8 +78,13 @@ public final class DpNmfMechanism {
     return NeighbouringRelation.REPLACE_ONE;
   }
 
-  public NoiseSchedule noiseSchedule() {
+  public NoiseTemperatureSchedule noiseSchedule() {
     return noiseSchedule;
+  }
+
+  /** What identifies o(k, j) over the planned epochs, e.g. "constant o=0.001". */
+  public String scheduleDescription() {
+    return scheduleDescription;
   }
 
   /** o(k, j). */
@@ -102,7 +112,7 @@ public final class DpNmfMechanism {
   public String toString() {
     return "DP-NMF: eta=" + learningRate + ", b=" + batchSize + ", N=" + numBatches + " (dropped "
         + examplesDropped + "), K=" + epochs + ", C=" + clipNorm + ", S_g=2C, noise "
-        + noiseSchedule.description() + ", step " + stepRule
+        + scheduleDescription + ", step " + stepRule
         + (stepRule == NmfStepRule.CURVATURE_SCALED ? " (kappa=" + curvatureCap + ", PAPER)" : "")
         + (secureNoise ? "" : ", INSECURE SEEDED NOISE");
   }

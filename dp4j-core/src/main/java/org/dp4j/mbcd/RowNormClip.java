@@ -7,13 +7,19 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * Per-example norm clipping x ← x·min(1, ρ/‖x‖₂), one row per example (Chen &amp; Liu Eq. 12; digest
- * 003 §2.5). It bounds the W-block Hessian by ρ² (Lemma B.1).
+ * 003 §2.5). It bounds the W-block Hessian by ρ² (Lemma B.1). The trainer clips its inputs to ρ_0
+ * ({@link DpMbcdMechanism#activationNormBound(int) activationNormBound(0)}); clip test inputs the same
+ * way before evaluating the released network.
+ *
+ * <pre>{@code
+ * RowNormClip.clipInPlace(testFeatures, trainer.mechanism().activationNormBound(0));
+ * }</pre>
  */
-final class RowNormClip {
+public final class RowNormClip {
   private RowNormClip() {}
 
   /** Clips every row of {@code rows} in place to norm ≤ rho (+∞ = no clipping). */
-  static void clipInPlace(INDArray rows, double rho) {
+  public static void clipInPlace(INDArray rows, double rho) {
     checkArgument(rho > 0, "clip bound rho must be > 0, was %s", rho);
     if (rho == Double.POSITIVE_INFINITY) {
       return;

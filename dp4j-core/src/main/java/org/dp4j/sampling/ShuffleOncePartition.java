@@ -86,6 +86,15 @@ public final class ShuffleOncePartition implements BatchSampler {
     return batches[j].clone();
   }
 
+  /** All used records, batch 0 first then batch 1, ...: m·b indices (a trainer that permutes its data once). */
+  public int[] batchOrder() {
+    int[] order = new int[batches.length * plan.fixedBatchSize()];
+    for (int j = 0; j < batches.length; j++) {
+      System.arraycopy(batches[j], 0, order, j * batches[j].length, batches[j].length);
+    }
+    return order;
+  }
+
   /** Position of the next batch within the epoch, in [0, m). */
   public int nextPosition() {
     return next;

@@ -210,6 +210,19 @@ class BlockSolversTest {
         .containsExactly(new double[] {0.6, 0.8, 0.3, 0.4, 0, 0}, within(1e-15));
   }
 
+  @Test
+  void proximalPointStepMinimisesTheProximalObjective() {
+    // digest 003 §5.6 W-block with a bias: W = [[0.5,-0.5]], c = 0, x = [0.6,0.8], u = [1], η = 0.1. Reference:
+    // scipy BFGS minimisation of ½(u − Wx − c)² + (‖W − W0‖² + c²)/(2η) → W = [0.555, −0.4266667], c = 0.0916667
+    // (without the bias the same minimisation gives the digest's [[0.56, −0.42]])
+    LinearBlock w = block(new double[][] {{0.5, -0.5}}, new double[] {0});
+    ProximalPointStep.apply(w, row(0.6, 0.8), row(1), 1.0, 0.1, 0.0, 0.01,
+        org.dp4j.prox.ProximalOperator.none(), (target, std) -> { });
+    assertThat(w.weights().reshape(2).toDoubleVector())
+        .containsExactly(new double[] {0.555, -0.4266666667}, within(1e-7));
+    assertThat(w.bias().getDouble(0)).isCloseTo(0.0916666667, within(1e-7));
+  }
+
   /** A block whose paper-convention matrix is W [out, in]; DL4J's A = Wᵀ. */
   static LinearBlock block(double[][] w, double[] bias) {
     int out = w.length;

@@ -1,5 +1,6 @@
 package org.dp4j.mbcd;
 
+import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -27,8 +28,8 @@ public final class DpMbcdBenchmark {
     }
     long t0 = System.nanoTime();
     DpMbcdTrainer t = DpMbcdTrainer.builder(net, x, y).batchSize(b).epochs(1).learningRate(0.1)
-        .clipNorm(1.0).activationNormBound(1.0).noiseSchedule(NoiseSchedule.constant(1e-3))
-        .noise(secure ? GaussianNoise.secure() : GaussianNoise.seededForTestsOnly(1))
+        .clipNorm(1.0).activationNormBound(1.0).noiseSchedule(NoiseTemperatureSchedule.constant(1e-3))
+        .noise(secure ? org.dp4j.noise.GaussianNoise.secure() : org.dp4j.noise.GaussianNoise.insecureFixedSeed(1))
         .partitionSeed(1).build();
     long t1 = System.nanoTime();
     t.fitEpoch();

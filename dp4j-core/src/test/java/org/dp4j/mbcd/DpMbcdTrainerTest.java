@@ -1,5 +1,6 @@
 package org.dp4j.mbcd;
 
+import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -46,7 +47,7 @@ class DpMbcdTrainerTest {
   private static DpMbcdTrainer.Builder trainer(MultiLayerNetwork net, INDArray[] data, double o) {
     return DpMbcdTrainer.builder(net, data[0], data[1]).batchSize(50).epochs(15)
         .learningRate(0.5).clipNorm(1.0).activationNormBound(1.0).inputNormBound(3.0)
-        .noiseSchedule(NoiseSchedule.constant(o)).noise(GaussianNoise.seededForTestsOnly(1))
+        .noiseSchedule(NoiseTemperatureSchedule.constant(o)).noise(org.dp4j.noise.GaussianNoise.insecureFixedSeed(1))
         .partitionSeed(7);
   }
 
@@ -132,8 +133,8 @@ class DpMbcdTrainerTest {
     assertThatThrownBy(() -> trainer(net, train, 0.01).batchSize(101).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("101");
     assertThatThrownBy(() -> trainer(net, train, 0.01).epochs(3)
-        .noiseSchedule(NoiseSchedule.linearDecay(0.01, 0.001, 2)).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("epoch must be < 2");
+        .noiseSchedule(NoiseTemperatureSchedule.linearInEpoch(0.01, -0.005)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("o(2, 0) must be finite and > 0");
     assertThat(java.io.Serializable.class.isAssignableFrom(DpMbcdTrainer.class)).isFalse();
   }
 }

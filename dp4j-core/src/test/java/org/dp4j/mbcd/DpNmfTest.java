@@ -1,5 +1,6 @@
 package org.dp4j.mbcd;
 
+import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -71,8 +72,8 @@ class DpNmfTest {
 
   @Test
   void privateRunWithSmallNoiseStaysClose() {
-    DpNmf nmf = base(100).clipNorm(1000.0).noiseSchedule(NoiseSchedule.constant(1e-6))
-        .noise(GaussianNoise.seededForTestsOnly(5)).build();
+    DpNmf nmf = base(100).clipNorm(1000.0).noiseSchedule(NoiseTemperatureSchedule.constant(1e-6))
+        .noise(org.dp4j.noise.GaussianNoise.insecureFixedSeed(5)).build();
     nmf.fit();
     assertThat(nmf.relativeError()).isLessThan(0.03).isLessThan(nonPrivateError + 0.01);
     assertThat(nmf.userFactors().minNumber().doubleValue()).isGreaterThanOrEqualTo(0.0);
@@ -87,7 +88,7 @@ class DpNmfTest {
   void rejectsInvalidConfigurations() {
     assertThatThrownBy(() -> base(1).clipNorm(1.0).build())
         .isInstanceOf(NullPointerException.class).hasMessageContaining("noise schedule");
-    assertThatThrownBy(() -> base(1).clipNorm(0).noiseSchedule(NoiseSchedule.constant(1)).build())
+    assertThatThrownBy(() -> base(1).clipNorm(0).noiseSchedule(NoiseTemperatureSchedule.constant(1)).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0.0");
     assertThatThrownBy(() -> DpNmf.builder(m, 300)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("300");

@@ -142,16 +142,28 @@ public final class DpMbcdConfig {
      * P4), L_T = 1, S_g = 2C (replace-one, digest 003 P6).
      */
     public Builder liftedBlock(String name, double smoothness, double strongConvexity, double clipNorm) {
+      return liftedBlock(name, smoothness, strongConvexity, clipNorm, 1.0);
+    }
+
+    /**
+     * As {@link #liftedBlock(String, double, double, double)} with a prox whose Lipschitz constant at η is
+     * {@code proxLipschitz} = L_T ≤ 1 (e.g. 1/(1 + ηλ) for the ℓ2 prox; digest 003 §2.1, P5).
+     */
+    public Builder liftedBlock(String name, double smoothness, double strongConvexity, double clipNorm,
+        double proxLipschitz) {
       checkArgument(strongConvexity >= 0 && Double.isFinite(strongConvexity),
           "block %s: strong convexity μ must be finite and >= 0, was %s", name, strongConvexity);
       checkArgument(smoothness >= strongConvexity && Double.isFinite(smoothness),
           "block %s: smoothness β must be finite and >= μ = %s, was %s", name, strongConvexity, smoothness);
       checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "block %s: clip norm C must be finite and > 0, was %s",
           name, clipNorm);
+      checkArgument(proxLipschitz > 0 && proxLipschitz <= 1, "block %s: prox Lipschitz constant L_T must be in"
+          + " (0, 1], was %s", name, proxLipschitz);
       blockSpecs.add(eta -> new DpMbcdBlock(name,
-          Math.max(Math.abs(1 - eta * strongConvexity), Math.abs(1 - eta * smoothness)), 1.0, 2 * clipNorm,
-          List.of(String.format("block %s: user asserts %s·I ⪯ ∇²f ⪯ %s·I; per-example gradients clipped to C = %s"
-              + " (S_g = 2C); prox of a convex regulariser (L_T = 1)", name, strongConvexity, smoothness, clipNorm))));
+          Math.max(Math.abs(1 - eta * strongConvexity), Math.abs(1 - eta * smoothness)), proxLipschitz,
+          2 * clipNorm, List.of(String.format("block %s: %s·I ⪯ ∇²f ⪯ %s·I (L_F from the unclipped gradient step;"
+              + " per-example clipping to C = %s is assumed not to increase it); S_g = 2C; prox of a convex"
+              + " regulariser, L_T = %s", name, strongConvexity, smoothness, clipNorm, proxLipschitz))));
       return this;
     }
 

@@ -55,6 +55,34 @@ public interface NoiseTemperatureSchedule {
   }
 
   /**
+   * What identifies the schedule on the first {@code epochs} epochs of {@code batchesPerEpoch} steps (a lambda
+   * cannot describe itself): "constant o=0.001", the per-epoch values if o does not vary within an epoch, else
+   * the number of distinct values and a hash of all K·N of them. Used in reports and ledger fingerprints.
+   */
+  static String describe(NoiseTemperatureSchedule schedule, int epochs, int batchesPerEpoch) {
+    checkArgument(epochs >= 1 && batchesPerEpoch >= 1, "need epochs >= 1 and batches >= 1, were %s and %s",
+        (Integer) epochs, (Integer) batchesPerEpoch);
+    double[] values = new double[Math.multiplyExact(epochs, batchesPerEpoch)];
+    double[] perEpoch = new double[epochs];
+    boolean constantInEpochs = true;
+    for (int k = 0; k < epochs; k++) {
+      for (int j = 0; j < batchesPerEpoch; j++) {
+        values[k * batchesPerEpoch + j] = schedule.temperature(k, j);
+        constantInEpochs &= values[k * batchesPerEpoch + j] == values[k * batchesPerEpoch];
+      }
+      perEpoch[k] = values[k * batchesPerEpoch];
+    }
+    long distinct = Arrays.stream(values).distinct().count();
+    if (distinct == 1) {
+      return "constant o=" + values[0];
+    }
+    if (constantInEpochs) {
+      return "o by epoch " + Arrays.toString(perEpoch);
+    }
+    return "o(k, j) varying within epochs (" + distinct + " values, hash " + Arrays.hashCode(values) + ")";
+  }
+
+  /**
    * Piecewise constant in the epoch: temperatures[i] from epoch startEpochs[i] until the next start;
    * startEpochs must begin at 0 and increase strictly.
    */

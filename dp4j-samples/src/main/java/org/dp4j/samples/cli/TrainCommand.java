@@ -46,14 +46,18 @@ import picocli.CommandLine.Option;
         "Example: dp4j train --dataset mnist --model cnn --epsilon 3 --delta 1e-5"})
 final class TrainCommand implements Callable<Integer> {
   /** Training algorithms. */
-  enum Algorithm { DP_SGD }
+  enum Algorithm { DP_SGD, DP_MBCD }
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--algorithm", defaultValue = "dp-sgd", paramLabel = "dp-sgd",
-      converter = AlgorithmConverter.class, description = "Training algorithm (default: dp-sgd).")
+  @Option(names = "--algorithm", defaultValue = "dp-sgd", paramLabel = "dp-sgd|dp-mbcd",
+      converter = AlgorithmConverter.class, description = "Training algorithm (default: dp-sgd; dp-mbcd: Chen & Liu "
+          + "hidden-state DP-MBCD on a lifted MLP, see the dp-mbcd options below).")
   Algorithm algorithm;
+
+  @CommandLine.Mixin
+  DpMbcdOptions mbcd;
 
   @Option(names = "--dataset", defaultValue = "mnist", paramLabel = "mnist|fashion-mnist",
       description = "Data set (default: mnist).")
@@ -145,6 +149,13 @@ final class TrainCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CommandLine cmd = spec.commandLine();
+    if (algorithm == Algorithm.DP_MBCD) {
+      return new DpMbcdTrainRun(this, mbcd).run(cmd);
+    }
+    if (mbcd.anyGiven()) {
+      throw new CommandLine.ParameterException(cmd, "--noise-variance, --noise-schedule, --rho, --mode, "
+          + "--strong-convexity, --proximal-point and --accuracy-each-epoch need --algorithm dp-mbcd");
+    }
     if (CertifiedSoftmaxTraining.requested(this)) {
       return CertifiedSoftmaxTraining.run(this, cmd);
     }
@@ -356,7 +367,7 @@ final class TrainCommand implements Callable<Integer> {
     };
   }
 
-  private MnistVariant parseDataset(CommandLine cmd) {
+  MnistVariant parseDataset(CommandLine cmd) {
     return switch (dataset.toLowerCase(Locale.ROOT)) {
       case "mnist" -> MnistVariant.MNIST;
       case "fashion-mnist" -> MnistVariant.FASHION_MNIST;
@@ -365,14 +376,17 @@ final class TrainCommand implements Callable<Integer> {
     };
   }
 
-  /** Accepts "dp-sgd". */
+  /** Accepts "dp-sgd" and "dp-mbcd". */
   static final class AlgorithmConverter implements CommandLine.ITypeConverter<Algorithm> {
     @Override
     public Algorithm convert(String value) {
       if (value.equalsIgnoreCase("dp-sgd")) {
         return Algorithm.DP_SGD;
       }
-      throw new CommandLine.TypeConversionException("--algorithm must be dp-sgd, was '" + value + "'");
+      if (value.equalsIgnoreCase("dp-mbcd")) {
+        return Algorithm.DP_MBCD;
+      }
+      throw new CommandLine.TypeConversionException("--algorithm must be dp-sgd or dp-mbcd, was '" + value + "'");
     }
   }
 

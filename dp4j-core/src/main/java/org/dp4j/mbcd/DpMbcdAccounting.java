@@ -1,0 +1,206 @@
+package org.dp4j.mbcd;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+
+import java.util.Optional;
+import org.dp4j.accounting.Orders;
+import org.dp4j.accounting.RdpConversion;
+import org.dp4j.accounting.ThreatModel;
+import org.dp4j.accounting.hiddenstate.DpMbcdAccountant;
+import org.dp4j.accounting.hiddenstate.DpMbcdConfig;
+import org.dp4j.accounting.hiddenstate.DpMbcdMode;
+import org.dp4j.accounting.hiddenstate.DpMbcdStepAccountant;
+import org.dp4j.accounting.ledger.PrivacyBudget;
+import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.sampling.SamplingCompatibility;
+import org.dp4j.sampling.SamplingScheme;
+
+/**
+ * How a DP-MBCD run is accounted: turns the {@link DpMbcdMechanism} the trainer runs into the
+ * hidden-state accountant's {@link DpMbcdConfig} (Chen &amp; Liu Thm 4.6 as the step recursion of digest
+ * 003 §3.11; one block per released W_d, RDP summed, §3.10, P15) and a {@link PrivacyLedger} for "only
+ * the last iterate released", replace-one, with an optional budget on that threat model.
+ *
+ * <p>SAFE mode (default) derives every constant from what the code enforces (digest 003 P4–P6): S_g = 2C
+ * from per-example clipping, L_T from the prox at η, and L_F = max(|1 − ημ|, |1 − η(β_d + μ)|) with
+ * β_d = w_d(ρ_d² + 1) the Hessian bound of the block's mean squared loss given ‖x_d‖ ≤ ρ_d (w_d = γ for
+ * hidden blocks, 1 for the output; the +1 is the bias) and μ the explicit ℓ2 term; μ = 0 gives L_F = 1.
+ * PAPER mode uses the paper's L_F = |1 − w_dηρ_d²|, S_g = w_dρ_d², L_T = 1 and exponent −1/L_T²
+ * (Lemma B.1), for reproduction only.
+ *
+ * <pre>{@code
+ * DpMbcdAccounting acc = DpMbcdAccounting.builder().delta(1e-5).budget(3.0).build();
+ * PrivacyLedger ledger = acc.ledger(trainer.mechanism());   // the trainer does this itself
+ * }</pre>
+ */
+public final class DpMbcdAccounting {
+  private final DpMbcdMode mode;
+  private final double delta;
+  private final Optional<Double> budget;
+  private final Orders orders;
+  private final RdpConversion conversion;
+
+  private DpMbcdAccounting(Builder b) {
+    this.mode = b.mode;
+    this.delta = b.delta;
+    this.budget = Optional.ofNullable(b.budget);
+    this.orders = b.orders;
+    this.conversion = b.conversion;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** SAFE mode, δ = 1e-5, no budget, default orders, improved conversion. */
+  public static DpMbcdAccounting defaults() {
+    return builder().build();
+  }
+
+  public DpMbcdMode mode() {
+    return mode;
+  }
+
+  public double delta() {
+    return delta;
+  }
+
+  /** ε budget for "only the last iterate released", if any. */
+  public Optional<Double> budget() {
+    return budget;
+  }
+
+  public Orders orders() {
+    return orders;
+  }
+
+  public RdpConversion conversion() {
+    return conversion;
+  }
+
+  /** The same accounting in another mode (e.g. to show the paper's ε next to the safe one). */
+  public DpMbcdAccounting withMode(DpMbcdMode other) {
+    Builder b = builder().mode(other).delta(delta).orders(orders).conversion(conversion);
+    budget.ifPresent(b::budget);
+    return b.build();
+  }
+
+  /** The accountant's view of the mechanism: n = N·b used examples, one block W_d per released layer. */
+  public DpMbcdConfig config(DpMbcdMechanism m) {
+    checkNotNull(m, "mechanism");
+    checkArgument(m.blockStepRule() == BlockStepRule.GRADIENT || mode == DpMbcdMode.PAPER,
+        "the proximal-point block step applies a data-dependent map to unclipped updates, which SAFE accounting"
+            + " cannot certify (digest 003 P6, P10); account it in PAPER mode (the paper's claim) or use"
+            + " BlockStepRule.GRADIENT");
+    DpMbcdConfig.Builder b = DpMbcdConfig.builder().datasetSize(m.examplesUsed())
+        .batchSize(m.batchSize()).stepSize(m.learningRate()).noiseTemperature(m.noiseSchedule())
+        .mode(mode);
+    int last = m.numReleasedBlocks() - 1;
+    for (int d = 0; d <= last; d++) {
+      double rho = m.activationNormBound(d);
+      checkArgument(Double.isFinite(rho),
+          "block W%s: the norm of its input x_%s is not bounded (set inputNormBound), so neither its"
+              + " smoothness nor L_F is certified", d, d);
+      double weight = d == last ? 1.0 : m.gamma();
+      if (mode == DpMbcdMode.PAPER) {
+        b.paperLiftedBlock("W" + d, weight, rho);
+      } else {
+        double mu = m.strongConvexity();
+        b.liftedBlock("W" + d, m.smoothnessBound(d) + mu, mu, m.clipNorm(), m.proxLipschitz());
+      }
+    }
+    return b.build();
+  }
+
+  /**
+   * The accountant's view of DP-NMF's shared item factors Y (Chen &amp; Liu Alg. 3, HFL; digest 003 §2.6,
+   * P22): one block, n = N·b users, S_g = 2C (per-user clipping), L_T = 1 (projection onto Y ≥ 0), and
+   * L_F = 1 asserted: the projected gradient step on the convex Y-block is assumed non-expansive (it is if
+   * the step times the curvature stays ≤ 2, which the code does not certify for FIXED steps). The user
+   * factors X_i are each user's own rows and are not covered. Only SAFE mode.
+   */
+  public DpMbcdConfig itemFactors(DpNmfMechanism m) {
+    checkNotNull(m, "mechanism");
+    checkArgument(mode == DpMbcdMode.SAFE, "DP-NMF is accounted in SAFE mode only, was %s", mode);
+    return DpMbcdConfig.builder().datasetSize((long) m.numBatchesPerEpoch() * m.batchSize())
+        .batchSize(m.batchSize()).stepSize(m.learningRate()).noiseTemperature(m.noiseSchedule())
+        .block("Y", 1.0, 1.0, m.gradientSensitivity()).build();
+  }
+
+  /** The ledger's step accountant for the mechanism. */
+  public DpMbcdStepAccountant stepAccountant(DpMbcdMechanism m) {
+    return new DpMbcdStepAccountant(config(m), orders, m.scheduleDescription());
+  }
+
+  /** A one-shot accountant (e.g. for a side-by-side mode comparison); step it once per batch. */
+  public DpMbcdAccountant accountant(DpMbcdMechanism m) {
+    return new DpMbcdAccountant(config(m));
+  }
+
+  /**
+   * A fresh ledger for the run, after checking that the trainer's batches are the shuffle-once fixed
+   * partition the theorem assumes, with the accountant's b and n (digest 003 §2.4, P11, P12).
+   */
+  public PrivacyLedger ledger(DpMbcdMechanism m) {
+    DpMbcdConfig config = config(m);
+    SamplingCompatibility.requireFixedSize(DpMbcdAccountant.NAME, SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION,
+        (int) config.datasetSize(), config.batchSize(), m.samplingPlan());
+    PrivacyLedger.Builder b = PrivacyLedger.builder()
+        .accountant(new DpMbcdStepAccountant(config, orders, m.scheduleDescription()))
+        .delta(delta).conversion(conversion);
+    budget.ifPresent(e -> b.budget(new PrivacyBudget(e, delta, ThreatModel.LAST_ITERATE_ONLY)));
+    return b.build();
+  }
+
+  @Override
+  public String toString() {
+    return "DP-MBCD accounting: mode " + mode + ", delta " + delta
+        + budget.map(e -> ", budget epsilon " + e).orElse("") + ", " + conversion + " conversion";
+  }
+
+  /** Builder; every field has a default. */
+  public static final class Builder {
+    private DpMbcdMode mode = DpMbcdMode.SAFE;
+    private double delta = 1e-5;
+    private Double budget;
+    private Orders orders = Orders.DEFAULT;
+    private RdpConversion conversion = RdpConversion.IMPROVED;
+
+    private Builder() {}
+
+    /** SAFE (default, constants certified from the code) or PAPER (the paper's constants). */
+    public Builder mode(DpMbcdMode mode) {
+      this.mode = checkNotNull(mode, "mode");
+      return this;
+    }
+
+    public Builder delta(double delta) {
+      checkArgument(delta > 0 && delta < 1, "delta must be in (0, 1), was %s", delta);
+      this.delta = delta;
+      return this;
+    }
+
+    /** Stop before the step that would take ε (only the last iterate released) above this. */
+    public Builder budget(double epsilon) {
+      checkArgument(epsilon > 0 && Double.isFinite(epsilon),
+          "budget epsilon must be finite and > 0, was %s", epsilon);
+      this.budget = epsilon;
+      return this;
+    }
+
+    public Builder orders(Orders orders) {
+      this.orders = checkNotNull(orders, "orders");
+      return this;
+    }
+
+    public Builder conversion(RdpConversion conversion) {
+      this.conversion = checkNotNull(conversion, "conversion");
+      return this;
+    }
+
+    public DpMbcdAccounting build() {
+      return new DpMbcdAccounting(this);
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package org.dp4j.samples.cli;
+
+import picocli.CommandLine.Option;
+
+/** The {@code dp4j train} options that only {@code --algorithm dp-mbcd} reads (Chen &amp; Liu; digest 003). */
+final class DpMbcdOptions {
+  @Option(names = "--noise-variance", paramLabel = "O",
+      description = "dp-mbcd: constant noise temperature o; every block gets N(0, 2*eta*o*I) per step (a variance, "
+          + "not a noise multiplier). Alternative to --noise-schedule.")
+  Double noiseVariance;
+
+  @Option(names = "--noise-schedule", paramLabel = "KIND:VALUES", description = "dp-mbcd: " + NoiseScheduleSpec.HELP)
+  String noiseSchedule;
+
+  @Option(names = "--rho", paramLabel = "RHO",
+      description = "dp-mbcd: norm bound of every x_d, inputs included (Eq. 12; default 1, the paper's rho^2 = 1).")
+  Double rho;
+
+  @Option(names = "--mode", paramLabel = "safe|paper",
+      description = "dp-mbcd: which accounting the ledger and the budget use (default safe: constants certified from "
+          + "the code; paper: the paper's L_F = |1 - eta*rho^2|, S_g = rho^2). Both are printed.")
+  String mode;
+
+  @Option(names = "--strong-convexity", paramLabel = "MU",
+      description = "dp-mbcd: add (MU/2)||W||^2 to every block objective, so that safe-mode L_F < 1 (default 0).")
+  Double strongConvexity;
+
+  @Option(names = "--proximal-point",
+      description = "dp-mbcd: the paper's MNIST variant (exact proximal-point block steps, Eq. 17 corrected; stable "
+          + "for large learning rates). Not certifiable (data-dependent map, unclipped): needs --mode paper.")
+  boolean proximalPoint;
+
+  @Option(names = "--accuracy-each-epoch",
+      description = "dp-mbcd: also print test accuracy after every epoch (evaluates intermediate iterates, which the "
+          + "hidden-state threat model assumes are never released; for experiments only).")
+  boolean accuracyEachEpoch;
+
+  /** True if any dp-mbcd-only option was given (refused for other algorithms). */
+  boolean anyGiven() {
+    return noiseVariance != null || noiseSchedule != null || rho != null || mode != null || strongConvexity != null
+        || accuracyEachEpoch || proximalPoint;
+  }
+}

@@ -1,0 +1,313 @@
+package org.dp4j.samples.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.nn.weights.WeightInit;
+import org.dp4j.accounting.PrivacyGuarantee;
+import org.dp4j.accounting.ThreatModel;
+import org.dp4j.accounting.hiddenstate.DpMbcdAccountant;
+import org.dp4j.accounting.hiddenstate.DpMbcdMode;
+import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
+import org.dp4j.accounting.ledger.LedgerRow;
+import org.dp4j.data.DataFileException;
+import org.dp4j.data.LabelledImages;
+import org.dp4j.data.MnistLoader;
+import org.dp4j.data.MnistSplit;
+import org.dp4j.data.MnistVariant;
+import org.dp4j.listeners.LedgerChart;
+import org.dp4j.listeners.LedgerReport;
+import org.dp4j.mbcd.BlockStepRule;
+import org.dp4j.mbcd.DpMbcdAccounting;
+import org.dp4j.mbcd.DpMbcdMechanism;
+import org.dp4j.mbcd.DpMbcdTrainer;
+import org.dp4j.mbcd.RowNormClip;
+import org.dp4j.training.StopReason;
+import org.dp4j.training.TrainingResult;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.lossfunctions.LossFunctions;
+import picocli.CommandLine;
+
+/**
+ * {@code dp4j train --algorithm dp-mbcd}: DP-MBCD (Chen &amp; Liu 2025, Alg. 4; digest 003) on a lifted
+ * 784-256-256-10 ReLU MLP with an MSE output, one secret shuffle-once partition, hidden-state accounting
+ * per epoch in the chosen mode and, side by side, in the other mode.
+ */
+final class DpMbcdTrainRun {
+  /** Defaults when a flag is absent; chosen by the measurements in the README ("DP-MBCD"). */
+  static final int EPOCHS = 10;
+  static final int BATCH_SIZE = 1000;
+  static final double CLIP_NORM = 1.0;
+  static final double LEARNING_RATE = 0.1;
+  static final double RHO = 1.0;
+
+  private final TrainCommand c;
+  private final DpMbcdOptions o;
+
+  DpMbcdTrainRun(TrainCommand command, DpMbcdOptions options) {
+    this.c = command;
+    this.o = options;
+  }
+
+  int run(CommandLine cmd) {
+    PrintWriter out = cmd.getOut();
+    int k = c.epochs != null ? c.epochs : EPOCHS;
+    int b = c.batchSize != null ? c.batchSize : BATCH_SIZE;
+    double clip = c.clipNorm != null ? c.clipNorm : CLIP_NORM;
+    double eta = c.learningRate != null ? c.learningRate : LEARNING_RATE;
+    double rho = o.rho != null ? o.rho : RHO;
+    double mu = o.strongConvexity != null ? o.strongConvexity : 0.0;
+    validate(cmd, k, b, clip, eta, rho, mu);
+    DpMbcdMode mode = mode(cmd);
+    if (o.proximalPoint && mode != DpMbcdMode.PAPER) {
+      throw new CommandLine.ParameterException(cmd, "--proximal-point needs --mode paper: its data-dependent, "
+          + "unclipped map is not covered by safe accounting (digest 003 P6, P10)");
+    }
+    NoiseScheduleSpec schedule = schedule(cmd, k);
+    MnistVariant variant = c.parseDataset(cmd);
+    String dataset = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    Path dir = c.dataDir != null ? c.dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
+    LabelledImages train = load(cmd, dir, MnistSplit.TRAIN);
+    LabelledImages test = load(cmd, dir, MnistSplit.TEST);
+    int n = c.trainSize != null ? c.trainSize : train.size();
+    if (n < b || n > train.size()) {
+      throw new CommandLine.ParameterException(cmd, "--train-size must be in [batch size " + b + ", "
+          + train.size() + "], was " + n);
+    }
+    DataSet data = train.toDataSet(range(n), DataType.FLOAT);
+    DpMbcdAccounting accounting = accounting(mode);
+    TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), n / b);
+    DpMbcdTrainer trainer;
+    try {
+      trainer = DpMbcdTrainer.builder(liftedMlp(c.seed), data.getFeatures(), data.getLabels())
+          .listener((epoch, batch, temperature) -> progress.step())
+          .batchSize(b).epochs(k).learningRate(eta).clipNorm(clip).activationNormBound(rho).inputNormBound(rho)
+          .strongConvexity(mu).noiseSchedule(schedule.schedule()).accounting(accounting)
+          .blockStepRule(o.proximalPoint ? BlockStepRule.PROXIMAL_POINT : BlockStepRule.GRADIENT).build();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cmd, e.getMessage());
+    }
+    DpMbcdMechanism m = trainer.mechanism();
+    DpMbcdMode otherMode = mode == DpMbcdMode.SAFE ? DpMbcdMode.PAPER : DpMbcdMode.SAFE;
+    DpMbcdAccounting other = accounting.withMode(otherMode);
+    // the other mode, side by side, when its constants exist (the proximal-point variant has no safe accounting;
+    // the paper's L_F = |1 − η·ρ²| is 0 at η·ρ² = 1)
+    DpMbcdAccountant shadow = null;
+    try {
+      shadow = other.accountant(m);
+    } catch (IllegalArgumentException e) {
+      cmd.getErr().println("dp4j: note: no " + name(otherMode) + "-mode epsilon for this run: " + e.getMessage());
+    }
+    out.printf(Locale.ROOT, "dp4j train: DP-MBCD on %s (%d training images, %d batches of %d, %d dropped), lifted "
+            + "784-256-256-10 MLP (MSE), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps; ledger in %s "
+            + "mode%n", dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(), k, eta, clip, rho,
+        mu > 0 ? ", mu " + mu : "", m.scheduleDescription(),
+        o.proximalPoint ? "proximal-point (paper's variant, unclipped)" : "clipped gradient", name(mode));
+    if (o.accuracyEachEpoch) {
+      cmd.getErr().println("dp4j: warning: --accuracy-each-epoch evaluates intermediate iterates; the hidden-state "
+          + "epsilon assumes only the final blocks are released");
+    }
+    out.flush();
+    DataSet testSet = test.toDataSet(DataType.FLOAT);
+    RowNormClip.clipInPlace(testSet.getFeatures(), m.activationNormBound(0));   // as the trainer's inputs
+    List<Map<String, Object>> perEpoch = new ArrayList<>();
+    Double accuracy = null;
+    while (trainer.stopReason().isEmpty()) {
+      int rowsBefore = trainer.ledger().rows().size();
+      trainer.fitEpoch();
+      progress.epochDone();
+      List<LedgerRow> rows = trainer.ledger().rows();
+      if (rows.size() == rowsBefore) {
+        break;   // the budget refused the epoch's first step: no new row
+      }
+      LedgerRow row = rows.get(rows.size() - 1);
+      PrivacyGuarantee mine = row.hiddenState().orElseThrow();
+      Double theirs = null;
+      if (shadow != null) {
+        while (shadow.steps() < row.steps()) {
+          shadow.step();
+        }
+        theirs = shadow.guarantee(c.delta, other.orders(), other.conversion()).epsilon();
+      }
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("epoch", row.epoch());
+      e.put("epsilon" + capital(mode), mine.epsilon());
+      e.put("epsilon" + capital(otherMode), theirs);
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "epoch %d/%d: epsilon %.4g (%s mode) | "
+              + "%s (%s mode) at delta %s (only the last iterate released, replace-one), %d updates", row.epoch(),
+          k, mine.epsilon(), name(mode), theirs == null ? "n/a" : String.format(Locale.ROOT, "%.4g", theirs),
+          name(otherMode), c.delta, row.steps()));
+      if (o.accuracyEachEpoch || trainer.stopReason().isPresent()) {
+        accuracy = TrainCommand.accuracy(trainer.releasedNetwork(), testSet);
+        e.put("testAccuracy", accuracy);
+        line.append(String.format(Locale.ROOT, ", test accuracy %.4f", accuracy));
+      }
+      perEpoch.add(e);
+      out.println(line);
+      out.flush();
+    }
+    TrainingResult result = trainer.result();
+    if (accuracy == null) {
+      accuracy = TrainCommand.accuracy(result.network(), testSet);
+    }
+    out.println(LedgerReport.summary(result.ledger()));
+    out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
+        name(result.stopReason()), result.steps(), accuracy);
+    if (c.report != null) {
+      LedgerReport.writeJson(c.report, report(dataset, mode, m, result, accuracy, perEpoch));
+    }
+    if (c.csv != null) {
+      LedgerReport.writeCsv(c.csv, result.ledger());
+    }
+    if (c.chart != null) {
+      LedgerChart.writePng(c.chart, result.ledger(), "DP-MBCD mlp on " + dataset);
+    }
+    return 0;
+  }
+
+  /** The JSON report: the DP-SGD report's fields plus both modes' ε and the DP-MBCD hyperparameters. */
+  private Map<String, Object> report(String dataset, DpMbcdMode mode, DpMbcdMechanism m,
+      TrainingResult result, double accuracy, List<Map<String, Object>> perEpoch) {
+    DpMbcdMode otherMode = mode == DpMbcdMode.SAFE ? DpMbcdMode.PAPER : DpMbcdMode.SAFE;
+    LedgerRow last = result.ledger().rows().isEmpty() ? null
+        : result.ledger().rows().get(result.ledger().rows().size() - 1);
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("algorithm", "dp-mbcd");
+    r.put("dataset", dataset);
+    r.put("model", "mlp");
+    r.put("testAccuracy", accuracy);
+    r.put("epsilon", last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
+    r.put("mode", name(mode));
+    r.put("epsilon" + capital(mode), last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
+    r.put("epsilon" + capital(otherMode), perEpoch.isEmpty() ? 0.0
+        : perEpoch.get(perEpoch.size() - 1).get("epsilon" + capital(otherMode)));
+    r.put("delta", c.delta);
+    r.put("epochs", m.epochs());
+    r.put("noiseSchedule", m.scheduleDescription());
+    r.put("learningRate", m.learningRate());
+    r.put("clipNorm", m.clipNorm());
+    r.put("rho", m.activationNormBound(0));
+    r.put("strongConvexity", m.strongConvexity());
+    r.put("blockStep", o.proximalPoint ? "proximal-point" : "gradient");
+    r.put("batchSize", m.batchSize());
+    r.put("trainingRecords", m.examplesUsed() + m.examplesDropped());
+    r.put("recordsUsed", m.examplesUsed());
+    r.put("stopReason", name(result.stopReason()));
+    r.put("neighbouringRelation", m.neighbouringRelation().description());
+    r.put("threatModel", ThreatModel.LAST_ITERATE_ONLY.description());
+    r.put("perEpoch", perEpoch);
+    r.putAll(LedgerReport.toMap(result.ledger()));
+    r.put("epochsCompleted", result.epochsCompleted());
+    return r;
+  }
+
+  private static String capital(DpMbcdMode mode) {
+    return mode == DpMbcdMode.SAFE ? "Safe" : "Paper";
+  }
+
+  private static String name(StopReason reason) {
+    return reason == StopReason.BUDGET ? "budget" : "completed";
+  }
+
+  private static String name(DpMbcdMode mode) {
+    return mode.name().toLowerCase(Locale.ROOT);
+  }
+
+  private DpMbcdAccounting accounting(DpMbcdMode mode) {
+    DpMbcdAccounting.Builder a = DpMbcdAccounting.builder().mode(mode).delta(c.delta);
+    if (c.budget != null) {
+      a.budget(c.budget);
+    }
+    return a.build();
+  }
+
+  private void validate(CommandLine cmd, int k, int b, double clip, double eta, double rho, double mu) {
+    if (c.epsilon != null || c.noiseMultiplier != null || c.momentum != null) {
+      throw new CommandLine.ParameterException(cmd, "--epsilon, --noise-multiplier and --momentum are DP-SGD "
+          + "options; dp-mbcd takes --noise-variance or --noise-schedule (and --budget)");
+    }
+    if (!c.model.equalsIgnoreCase("mlp")) {
+      throw new CommandLine.ParameterException(cmd, "--algorithm dp-mbcd supports --model mlp only, was '"
+          + c.model + "'");
+    }
+    Checks.delta(cmd, c.delta);
+    Checks.positive(cmd, "--epochs", k);
+    Checks.positive(cmd, "--batch-size", b);
+    Checks.positive(cmd, "--clip-norm", clip);
+    Checks.positive(cmd, "--learning-rate", eta);
+    Checks.positive(cmd, "--rho", rho);
+    if (!(mu >= 0 && Double.isFinite(mu))) {
+      throw new CommandLine.ParameterException(cmd, "--strong-convexity must be finite and >= 0, was " + mu);
+    }
+    if (c.budget != null) {
+      Checks.positive(cmd, "--budget", c.budget);
+    }
+  }
+
+  private DpMbcdMode mode(CommandLine cmd) {
+    String m = o.mode == null ? "safe" : o.mode.toLowerCase(Locale.ROOT);
+    return switch (m) {
+      case "safe" -> DpMbcdMode.SAFE;
+      case "paper" -> DpMbcdMode.PAPER;
+      default -> throw new CommandLine.ParameterException(cmd, "--mode must be safe or paper, was '" + o.mode + "'");
+    };
+  }
+
+  private NoiseScheduleSpec schedule(CommandLine cmd, int epochs) {
+    if ((o.noiseVariance == null) == (o.noiseSchedule == null)) {
+      throw new CommandLine.ParameterException(cmd, "dp-mbcd needs exactly one of --noise-variance and "
+          + "--noise-schedule");
+    }
+    if (o.noiseVariance != null) {
+      Checks.positive(cmd, "--noise-variance", o.noiseVariance);
+      return new NoiseScheduleSpec(NoiseTemperatureSchedule.constant(o.noiseVariance),
+          "constant:" + o.noiseVariance);
+    }
+    return NoiseScheduleSpec.parse(cmd, o.noiseSchedule, epochs);
+  }
+
+  private static LabelledImages load(CommandLine cmd, Path dir, MnistSplit split) {
+    if (!Files.isDirectory(dir)) {
+      throw new CommandLine.ParameterException(cmd, "--data-dir " + dir + " does not exist; run "
+          + "scripts/fetch-data.sh first");
+    }
+    try {
+      return MnistLoader.load(dir, split);
+    } catch (DataFileException e) {
+      throw new CommandLine.ParameterException(cmd, "--data-dir: " + e.getMessage());
+    }
+  }
+
+  /** 784-256-256-10, ReLU, identity output with squared loss (the paper's MSE; LiftedMlp's contract). */
+  static MultiLayerNetwork liftedMlp(long seed) {
+    var conf = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
+        .weightInit(WeightInit.RELU).list()
+        .layer(new DenseLayer.Builder().nIn(784).nOut(256).activation(Activation.RELU).build())
+        .layer(new DenseLayer.Builder().nIn(256).nOut(256).activation(Activation.RELU).build())
+        .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nIn(256).nOut(10)
+            .activation(Activation.IDENTITY).weightInit(WeightInit.XAVIER).build())
+        .build();
+    MultiLayerNetwork net = new MultiLayerNetwork(conf);
+    net.init();
+    return net;
+  }
+
+  private static int[] range(int n) {
+    int[] r = new int[n];
+    for (int i = 0; i < n; i++) {
+      r[i] = i;
+    }
+    return r;
+  }
+}

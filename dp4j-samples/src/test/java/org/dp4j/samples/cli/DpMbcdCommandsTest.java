@@ -1,0 +1,134 @@
+package org.dp4j.samples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.dp4j.data.MnistVariant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dp4j train --algorithm dp-mbcd} and {@code dp4j nmf}. The training runs use the real MNIST files when
+ * {@code scripts/fetch-data.sh} has filled {@code .cache/data} (skipped otherwise), on 4 training images so that
+ * the ledger meets digest 003 §5.2 (n = 4, b = 2, η = 0.1, o = 0.01, L_F = 0.9, S_g = 1, K = 2) for each of the
+ * three blocks of the 784-256-256-10 MLP: ε after the improved conversion at δ = 1e-5 over the default order grid,
+ * computed with mpmath from the digest's G = [0.2796961326, 0.625] (K = 1) and [0.6028833692, 0.9965633997]
+ * (K = 2) with RDP summed over the three blocks: 9.4995021086 (α = 3.2) and 12.812831651 (α = 2.8).
+ */
+class DpMbcdCommandsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir
+  Path tmp;
+
+  private static Path mnist() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null) {
+      if (Files.isDirectory(MnistVariant.MNIST.cacheDir(dir))) {
+        return MnistVariant.MNIST.cacheDir(dir);
+      }
+      dir = dir.getParent();
+    }
+    return null;
+  }
+
+  private CliRun train(String... extra) {
+    Path data = mnist();
+    assumeTrue(data != null, "no .cache/data/mnist: run scripts/fetch-data.sh");
+    List<String> argv = new ArrayList<>(List.of("train", "--algorithm", "dp-mbcd", "--dataset", "mnist",
+        "--data-dir", data.toString(), "--train-size", "4", "--batch-size", "2", "--epochs", "2",
+        "--learning-rate", "0.1", "--noise-variance", "0.01", "--clip-norm", "0.5"));
+    argv.addAll(List.of(extra));
+    return CliRun.of(argv.toArray(String[]::new));
+  }
+
+  @Test
+  void paperModeLedgerMatchesDigestVectorSummedOverThreeBlocks() throws Exception {
+    Path report = tmp.resolve("r.json");
+    Path csv = tmp.resolve("r.csv");
+    CliRun r = train("--mode", "paper", "--report", report.toString(), "--csv", csv.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("epoch 1/2: epsilon", "paper mode", "safe mode", "final test accuracy");
+    JsonNode j = JSON.readTree(report.toFile());
+    assertThat(j.get("algorithm").asText()).isEqualTo("dp-mbcd");
+    assertThat(j.get("mode").asText()).isEqualTo("paper");
+    assertThat(j.get("stopReason").asText()).isEqualTo("completed");
+    assertThat(j.get("epochsCompleted").asInt()).isEqualTo(2);
+    assertThat(j.get("epochs").asInt()).isEqualTo(2);
+    assertThat(j.get("delta").asDouble()).isEqualTo(1e-5);
+    assertThat(j.get("testAccuracy").asDouble()).isBetween(0.0, 1.0);
+    assertThat(j.get("neighbouringRelation").asText()).isEqualTo("replace one record");
+    JsonNode rows = j.get("ledger");
+    assertThat(rows).hasSize(2);
+    assertThat(rows.get(0).get("epsilonHiddenState").asDouble()).isCloseTo(9.4995021086, within(1e-8));
+    assertThat(rows.get(1).get("epsilonHiddenState").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(rows.get(1).get("orderHiddenState").asDouble()).isEqualTo(2.8);
+    assertThat(rows.get(1).get("epsilonComposition").isNull()).isTrue();
+    assertThat(rows.get(1).get("lsiConstants")).hasSize(3);
+    assertThat(j.get("epsilon").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilonPaper").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    // safe mode: L_F = 1 (no strong convexity) and S_g = 2C = 1: less contraction, a larger ε
+    assertThat(j.get("epsilonSafe").asDouble()).isGreaterThan(12.9);
+    assertThat(Files.readAllLines(csv)).hasSize(3);
+  }
+
+  @Test
+  void safeModeWithStrongConvexityHasThePapersConstantsAndABudgetStops() throws Exception {
+    // μ = 1, ρ = 1: β = ρ² + 1 + μ = 3, L_F = max(|1 − 0.1|, |1 − 0.3|) = 0.9 and S_g = 2C = 1, as in PAPER mode
+    Path report = tmp.resolve("s.json");
+    CliRun r = train("--strong-convexity", "1", "--report", report.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode j = JSON.readTree(report.toFile());
+    assertThat(j.get("epsilonSafe").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilonPaper").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    // a budget between ε after epoch 1 (9.50) and epoch 2 (12.81): stops within epoch 2, before exceeding it
+    CliRun b = train("--strong-convexity", "1", "--budget", "10", "--report", report.toString());
+    assertThat(b.status()).as(b.err()).isZero();
+    JsonNode k = JSON.readTree(report.toFile());
+    assertThat(k.get("stopReason").asText()).isEqualTo("budget");
+    assertThat(k.get("epochsCompleted").asInt()).isEqualTo(1);
+    assertThat(k.get("epsilon").asDouble()).isLessThanOrEqualTo(10.0).isGreaterThanOrEqualTo(9.4995021086 - 1e-8);
+    assertThat(k.get("budget").get("threatModel").asText()).isEqualTo("only the last iterate released");
+  }
+
+  @Test
+  void nmfPrintsBothErrorsAndTheItemFactorEpsilon() throws Exception {
+    CliRun r = CliRun.of("nmf", "--rows", "40", "--columns", "12", "--rank", "3", "--batch-size", "10",
+        "--epochs", "2", "--noise-variance", "0.01", "--learning-rate", "0.1", "--clip-norm", "0.5", "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode j = JSON.readTree(r.out());
+    assertThat(j.get("relativeError").asDouble()).isBetween(0.0, 2.0);
+    assertThat(j.get("relativeErrorNonPrivate").asDouble()).isBetween(0.0, 2.0);
+    assertThat(j.get("caveat").asText()).contains("P9");
+    // Y alone: N = 4 batches of b = 10, η = 0.1, o = 0.01, S_g = 2C = 1, L_F = L_T = 1, K = 2: the digest 003 §3.11
+    // recursion run in mpmath (Δ = 0.025; G = [0.01953125, 0.02625, 0.0328125, 0.0392857143]) and the improved
+    // conversion at δ = 1e-5 over the default order grid give ε = 1.0699211991 at α = 16
+    assertThat(j.get("epsilon").asDouble()).isCloseTo(1.0699211991, within(1e-9));
+    assertThat(j.get("order").asDouble()).isEqualTo(16.0);
+    CliRun.of("nmf", "--batch-size", "0").assertRefusedNaming("--batch-size");
+    CliRun.of("nmf", "--batch-size", "10", "--step-rule", "newton").assertRefusedNaming("--step-rule");
+  }
+
+  @Test
+  void refusesBadInputNamingTheFlag() {
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--model", "cnn")
+        .assertRefusedNaming("--model");
+    CliRun.of("train", "--algorithm", "dp-mbcd").assertRefusedNaming("--noise-variance");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "-1").assertRefusedNaming("--noise-variance");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--mode", "fast")
+        .assertRefusedNaming("--mode");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--epsilon", "3")
+        .assertRefusedNaming("--epsilon");
+    CliRun.of("train", "--noise-multiplier", "1", "--rho", "2").assertRefusedNaming("--algorithm dp-mbcd");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--proximal-point")
+        .assertRefusedNaming("--proximal-point needs --mode paper");
+    CliRun.of("train", "--algorithm", "dp-nope").assertRefusedNaming("--algorithm");
+  }
+}
