@@ -85,19 +85,25 @@ public final class PerExampleClipper {
 
   /** As {@link #of(MultiLayerNetwork, ClippingMode)}, with the convolution chunk bound (elements) given. */
   static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode, long convolutionChunkElements) {
-    return of(net, mode, convolutionChunkElements, true);
+    return of(net, mode, convolutionChunkElements, ConvolutionNorms.BY_COST, true);
+  }
+
+  /** As above, with the way convolution norms are computed forced (to test each against the reference). */
+  static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode, long convolutionChunkElements,
+      ConvolutionNorms norms) {
+    return of(net, mode, convolutionChunkElements, norms, true);
   }
 
   /** The layer-by-layer path even where the fused dense path applies (to test one against the other). */
   static PerExampleClipper generic(MultiLayerNetwork net, ClippingMode mode) {
-    return of(net, mode, ConvolutionGradients.CHUNK_ELEMENTS, false);
+    return of(net, mode, ConvolutionGradients.CHUNK_ELEMENTS, ConvolutionNorms.BY_COST, false);
   }
 
   private static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode, long convolutionChunkElements,
-      boolean allowFused) {
+      ConvolutionNorms norms, boolean allowFused) {
     checkArgument(net.params() != null, "network must be initialised (call net.init()) before building a clipper");
     checkArgument(mode != null, "clipping mode must not be null");
-    List<PerExampleLayer> rules = LayerRules.forNetwork(net, convolutionChunkElements);
+    List<PerExampleLayer> rules = LayerRules.forNetwork(net, convolutionChunkElements, norms);
     if (net.getFlattenedGradients() == null) {
       net.initGradientsView();
     }

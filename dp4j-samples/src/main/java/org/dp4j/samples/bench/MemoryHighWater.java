@@ -3,40 +3,40 @@ package org.dp4j.samples.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.bytedeco.javacpp.Pointer;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Peak memory of a benchmark section: Java heap (sum of the heap pools' peak usage since {@link #reset}) and
- * off-heap, as the highest values seen by {@link #sample} of the native bytes JavaCPP tracks (ND4J arrays and
- * workspaces) and of the process' resident set. Sampling after every step misses peaks inside a step, so these
- * are lower bounds of the true peaks (the ND4J workspaces persist across steps, so they are seen).
+ * Peak memory of running one kind of step alone: Java heap (sum of the heap pools' peak usage, which includes
+ * whatever else is live), growth of the process' resident set over the runs (off-heap native memory that ND4J
+ * and BLAS took; sampled after each run, so a lower bound of the true peak, and attributable only to the first
+ * kind of step measured in a process section, since native memory is rarely returned), and the bytes held by
+ * the thread's ND4J workspaces afterwards.
  */
 final class MemoryHighWater {
-  private long offHeap;
-  private long resident;
+  private MemoryHighWater() {}
 
-  void reset() {
+  static Map<String, Object> measure(Runnable step, int runs) {
     System.gc();
     ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
-    offHeap = Pointer.totalBytes();
-    resident = Pointer.physicalBytes();
-  }
-
-  void sample() {
-    offHeap = Math.max(offHeap, Pointer.totalBytes());
-    resident = Math.max(resident, Pointer.physicalBytes());
-  }
-
-  long peakHeapBytes() {
-    return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
+    long residentBefore = Pointer.physicalBytes();
+    long resident = residentBefore;
+    for (int i = 0; i < runs; i++) {
+      step.run();
+      resident = Math.max(resident, Pointer.physicalBytes());
+    }
+    long heap = ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
         .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
-  }
-
-  long peakOffHeapBytes() {
-    return offHeap;
-  }
-
-  long peakResidentBytes() {
-    return resident;
+    long workspaces = Nd4j.getWorkspaceManager().getAllWorkspacesForCurrentThread().stream()
+        .mapToLong(MemoryWorkspace::getCurrentSize).sum();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("peakHeapBytes", heap);
+    m.put("residentGrowthBytes", resident - residentBefore);
+    m.put("residentBytes", resident);
+    m.put("workspaceBytesAfter", workspaces);
+    return m;
   }
 }

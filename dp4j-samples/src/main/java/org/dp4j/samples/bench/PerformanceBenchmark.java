@@ -49,7 +49,8 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
 
 /**
  * dp4j's benchmark suite (not a test): DP-SGD steps against DL4J's non-private {@code fit} on the same batch, at 1
- * and 2 threads, for the 784-256-256-10 MLP and an MNIST-shaped CNN (batch 256, float32); the vectorised clipped
+ * and 2 threads (ND4J and BLAS thread counts switched in process), for the 784-256-256-10 MLP and an MNIST-shaped
+ * CNN (batch 256, float32; the DP step with prefetched and with synchronous secure noise); the vectorised clipped
  * sum against the exact one-example-at-a-time reference; the accountants (sampled-Gaussian ε for 10⁵ steps,
  * calibration, the DP-MBCD privacy ledger per step) and one DP-MBCD epoch. Cases of a group are interleaved in
  * blocks of 10 runs in one process; prints a table (min / p10 / median / max ms, ratios to the baseline at the
@@ -66,7 +67,6 @@ public final class PerformanceBenchmark {
 
   private final List<Measurement> rows = new ArrayList<>();
   private final Map<String, Object> memory = new LinkedHashMap<>();
-  private final MemoryHighWater highWater = new MemoryHighWater();
 
   private PerformanceBenchmark() {}
 
@@ -88,7 +88,7 @@ public final class PerformanceBenchmark {
     }
     PerformanceBenchmark b = new PerformanceBenchmark();
     b.mlp(rounds);
-    b.cnn(Math.max(1, rounds / 3));
+    b.cnn(rounds);
     b.exactReference(quick ? 1 : 3);
     b.accounting(quick);
     b.dpMbcdEpoch(quick ? 1 : 3);
@@ -104,7 +104,7 @@ public final class PerformanceBenchmark {
   }
 
   private InterleavedTimer timer() {
-    return new InterleavedTimer(BLOCK, 3, PerformanceBenchmark::threads, highWater::sample);
+    return new InterleavedTimer(BLOCK, 3, PerformanceBenchmark::threads, () -> { });
   }
 
   private static NeuralNetConfiguration.ListBuilder base(IUpdater updater) {
@@ -157,16 +157,15 @@ public final class PerformanceBenchmark {
     MultiLayerNetwork plain = init(mlp(new Sgd(0.01)));
     DpSgdStep step = DpSgdStep.of(init(mlp(dp())));
     DpSgdStep syncNoise = DpSgdStep.of(init(mlp(dp())), GaussianNoise.secure());
-    highWater.reset();
+    // Memory first, the private step alone (native memory is rarely returned, so the order matters).
+    recordMemory("mlp", plain.numParams(), step.isFused(), () -> step.apply(x, y), () -> plain.fit(x, y));
     rows.addAll(timer()
         .add("mlp.fit.t1", "", 1, () -> plain.fit(x, y))
         .add("mlp.dp.t1", "mlp.fit.t1", 1, () -> step.apply(x, y))
         .add("mlp.dp.syncnoise.t1", "mlp.fit.t1", 1, () -> syncNoise.apply(x, y))
         .add("mlp.fit.t2", "mlp.fit.t1", 2, () -> plain.fit(x, y))
-        .add("mlp.dp.t2", "mlp.dp.t1", 2, () -> step.apply(x, y))
-        .add("mlp.dp.t2/fit.t2", "mlp.fit.t2", 2, () -> step.apply(x, y))
+        .add("mlp.dp.t2", "mlp.fit.t2", 2, () -> step.apply(x, y))
         .run(rounds));
-    recordMemory("mlp", plain.numParams(), step.isFused());
     threads(1);
   }
 
@@ -176,15 +175,14 @@ public final class PerformanceBenchmark {
     INDArray y = oneHot(BATCH);
     MultiLayerNetwork plain = init(cnn(new Sgd(0.01)));
     DpSgdStep step = DpSgdStep.of(init(cnn(dp())));
-    highWater.reset();
+    // Memory first, the private step alone (native memory is rarely returned, so the order matters).
+    recordMemory("cnn", plain.numParams(), step.isFused(), () -> step.apply(x, y), () -> plain.fit(x, y));
     rows.addAll(timer()
         .add("cnn.fit.t1", "", 1, () -> plain.fit(x, y))
         .add("cnn.dp.t1", "cnn.fit.t1", 1, () -> step.apply(x, y))
         .add("cnn.fit.t2", "cnn.fit.t1", 2, () -> plain.fit(x, y))
-        .add("cnn.dp.t2", "cnn.dp.t1", 2, () -> step.apply(x, y))
-        .add("cnn.dp.t2/fit.t2", "cnn.fit.t2", 2, () -> step.apply(x, y))
+        .add("cnn.dp.t2", "cnn.fit.t2", 2, () -> step.apply(x, y))
         .run(rounds));
-    recordMemory("cnn", plain.numParams(), step.isFused());
     threads(1);
   }
 
@@ -270,13 +268,13 @@ public final class PerformanceBenchmark {
     return new Measurement(name, "", ms);
   }
 
-  private void recordMemory(String model, long params, boolean fused) {
+  private void recordMemory(String model, long params, boolean fused, Runnable dpStep, Runnable fit) {
+    threads(1);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("parameters", params);
     m.put("fusedDensePath", fused);
-    m.put("peakHeapBytes", highWater.peakHeapBytes());
-    m.put("peakOffHeapBytesJavacpp", highWater.peakOffHeapBytes());
-    m.put("peakResidentBytes", highWater.peakResidentBytes());
+    m.put("dpStep", MemoryHighWater.measure(dpStep, 20));
+    m.put("fit", MemoryHighWater.measure(fit, 20));
     memory.put(model, m);
   }
 
@@ -300,7 +298,17 @@ public final class PerformanceBenchmark {
       }
       System.out.println();
     }
+    speedups().forEach((name, x) -> System.out.printf("speed-up of 2 threads over 1, %s (median): %.2fx%n", name, x));
     memory.forEach((model, m) -> System.out.printf("memory %s: %s%n", model, m));
+  }
+
+  /** Median time at 1 thread over median time at 2 threads, per model and step. */
+  private Map<String, Double> speedups() {
+    Map<String, Double> s = new LinkedHashMap<>();
+    for (String c : new String[] {"mlp.fit", "mlp.dp", "cnn.fit", "cnn.dp"}) {
+      s.put(c, find(c + ".t1").median() / find(c + ".t2").median());
+    }
+    return s;
   }
 
   private void write(File json) throws IOException {
@@ -330,6 +338,7 @@ public final class PerformanceBenchmark {
     out.put("batch", BATCH);
     out.put("dataType", "float32");
     out.put("cases", cases);
+    out.put("speedupTwoThreadsMedian", speedups());
     out.put("memory", memory);
     File parent = json.getAbsoluteFile().getParentFile();
     if (parent != null) {
