@@ -102,8 +102,7 @@ final class FusedDenseClipper {
     INDArray total = null;
     for (int l = 0; l < layers.length; l++) {
       Dense d = layers[l];
-      INDArray deltaSq = d.delta.mul(d.delta).sum(true, 1);
-      squaredNorms[l] = deltaSq.muli(d.inputSquaredNorms);
+      squaredNorms[l] = rowSquaredNorms(d.delta).muli(d.inputSquaredNorms);
       total = l == 0 ? squaredNorms[l].dup() : total.addi(squaredNorms[l]);
     }
     INDArray norms = Transforms.sqrt(total, false);
@@ -136,7 +135,7 @@ final class FusedDenseClipper {
     INDArray input = features;
     for (Dense d : layers) {
       d.input = input;
-      INDArray inputSq = input.mul(input).sum(true, 1);
+      INDArray inputSq = rowSquaredNorms(input);
       d.inputSquaredNorms = d.bias == null ? inputSq : inputSq.addi(1.0);
       INDArray z = rows(d.preActivationBuffer, n);
       Nd4j.gemm(input, d.weights, z, false, false, 1.0, 0.0);
@@ -165,13 +164,20 @@ final class FusedDenseClipper {
     }
   }
 
+  /** ‖row_i‖² as a column [n, 1], by a reduction (no temporary of the matrix' size). */
+  private static INDArray rowSquaredNorms(INDArray m) {
+    INDArray norms = m.norm2(1);
+    return norms.muli(norms).reshape(m.size(0), 1);
+  }
+
   private static INDArray clipFactors(INDArray norms, double clipNorm) {
     return Transforms.max(norms, clipNorm, true).rdivi(clipNorm);
   }
 
   /** Σ_i c_i a_i δ_iᵀ = aᵀ(c ⊙ δ) into the weight view, Σ_i c_i δ_i into the bias view. */
   private static void writeScaledSum(Dense d, INDArray scale, INDArray target, boolean accumulate) {
-    INDArray scaledDelta = d.delta.mulColumnVector(scale);
+    // δ is not needed after this layer's sum (norms are done), so it is scaled in place.
+    INDArray scaledDelta = d.delta.muliColumnVector(scale);
     long weightCount = (long) d.nIn * d.nOut;
     INDArray weightView = target.get(NDArrayIndex.point(0),
         NDArrayIndex.interval(d.parameterOffset, d.parameterOffset + weightCount)).reshape('f', d.nIn, d.nOut);

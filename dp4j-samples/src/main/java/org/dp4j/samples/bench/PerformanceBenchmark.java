@@ -58,7 +58,7 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  *
  * <pre>
  * OMP_NUM_THREADS=1 java -cp dp4j-samples/target/dp4j.jar org.dp4j.samples.bench.PerformanceBenchmark \
- *     [--rounds 25] [--json target/performance.json] [--quick]
+ *     [--rounds 25] [--json target/performance.json] [--quick] [--only mlp,cnn,exact,accounting,dpmbcd]
  * </pre>
  */
 public final class PerformanceBenchmark {
@@ -73,25 +73,37 @@ public final class PerformanceBenchmark {
   public static void main(String[] args) throws IOException {
     int rounds = 25;
     boolean quick = false;
+    List<String> sections = List.of("mlp", "cnn", "exact", "accounting", "dpmbcd");
     File json = new File("target/performance.json");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--json" -> json = new File(args[++i]);
         case "--quick" -> quick = true;
+        case "--only" -> sections = List.of(args[++i].split(","));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: [--rounds R] [--json FILE] [--quick]");
+            + "; usage: [--rounds R] [--json FILE] [--quick] [--only mlp,cnn,exact,accounting,dpmbcd]");
       }
     }
     if (quick) {
       rounds = Math.min(rounds, 3);
     }
     PerformanceBenchmark b = new PerformanceBenchmark();
-    b.mlp(rounds);
-    b.cnn(rounds);
-    b.exactReference(quick ? 1 : 3);
-    b.accounting(quick);
-    b.dpMbcdEpoch(quick ? 1 : 3);
+    if (sections.contains("mlp")) {
+      b.mlp(rounds);
+    }
+    if (sections.contains("cnn")) {
+      b.cnn(rounds);
+    }
+    if (sections.contains("exact")) {
+      b.exactReference(quick ? 1 : 3);
+    }
+    if (sections.contains("accounting")) {
+      b.accounting(quick);
+    }
+    if (sections.contains("dpmbcd")) {
+      b.dpMbcdEpoch(quick ? 1 : 3);
+    }
     b.print();
     b.write(json);
   }
@@ -306,7 +318,9 @@ public final class PerformanceBenchmark {
   private Map<String, Double> speedups() {
     Map<String, Double> s = new LinkedHashMap<>();
     for (String c : new String[] {"mlp.fit", "mlp.dp", "cnn.fit", "cnn.dp"}) {
-      s.put(c, find(c + ".t1").median() / find(c + ".t2").median());
+      if (rows.stream().anyMatch(r -> r.name().equals(c + ".t2"))) {
+        s.put(c, find(c + ".t1").median() / find(c + ".t2").median());
+      }
     }
     return s;
   }
