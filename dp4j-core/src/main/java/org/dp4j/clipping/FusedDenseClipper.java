@@ -44,9 +44,38 @@ final class FusedDenseClipper {
     INDArray preActivationBuffer;
     INDArray outputBuffer;
     INDArray errorBuffer;
+    // Views of the first n rows of the buffers and of this layer's slice of the target, kept while n and the
+    // target stay the same (creating ND4J views costs more than the small operations on them).
+    int viewRows = -1;
+    INDArray preActivation;
+    INDArray output;
+    INDArray error;
+    INDArray viewTarget;
+    INDArray weightGradient;
+    INDArray biasGradient;
     INDArray input;
     INDArray delta;
     INDArray inputSquaredNorms;
+
+    void viewRows(int n) {
+      if (n != viewRows) {
+        preActivation = rows(preActivationBuffer, n);
+        output = outputBuffer == null ? null : rows(outputBuffer, n);
+        error = errorBuffer == null ? null : rows(errorBuffer, n);
+        viewRows = n;
+      }
+    }
+
+    void viewTarget(INDArray target) {
+      if (target != viewTarget) {
+        long weightCount = (long) nIn * nOut;
+        weightGradient = target.get(NDArrayIndex.point(0),
+            NDArrayIndex.interval(parameterOffset, parameterOffset + weightCount)).reshape('f', nIn, nOut);
+        biasGradient = bias == null ? null : target.get(NDArrayIndex.point(0),
+            NDArrayIndex.interval(parameterOffset + weightCount, parameterOffset + weightCount + nOut));
+        viewTarget = target;
+      }
+    }
 
     Dense(Layer layer, long parameterOffset) {
       FeedForwardLayer conf = (FeedForwardLayer) layer.conf().getLayer();
@@ -96,6 +125,10 @@ final class FusedDenseClipper {
       INDArray target, boolean accumulate) {
     int n = (int) features.size(0);
     ensureCapacity(n);
+    for (Dense d : layers) {
+      d.viewRows(n);
+      d.viewTarget(target);
+    }
     forward(features, n);
     backward(labels, n);
     INDArray[] squaredNorms = new INDArray[layers.length];
@@ -116,7 +149,7 @@ final class FusedDenseClipper {
       INDArray scale = clipFactors(norms, clipNorm);
       clipped = scale.lt(1.0).castTo(DataType.INT32).sumNumber().intValue();
       for (Dense d : layers) {
-        writeScaledSum(d, scale, target, accumulate);
+        writeScaledSum(d, scale, accumulate);
       }
     } else {
       double layerClipNorm = clipNorm / Math.sqrt(layers.length);
@@ -124,7 +157,7 @@ final class FusedDenseClipper {
       for (int l = 0; l < layers.length; l++) {
         INDArray scale = clipFactors(Transforms.sqrt(squaredNorms[l], false), layerClipNorm);
         anyClipped.addi(scale.lt(1.0).castTo(type));
-        writeScaledSum(layers[l], scale, target, accumulate);
+        writeScaledSum(layers[l], scale, accumulate);
       }
       clipped = anyClipped.gt(0).castTo(DataType.INT32).sumNumber().intValue();
     }
@@ -137,13 +170,13 @@ final class FusedDenseClipper {
       d.input = input;
       INDArray inputSq = rowSquaredNorms(input);
       d.inputSquaredNorms = d.bias == null ? inputSq : inputSq.addi(1.0);
-      INDArray z = rows(d.preActivationBuffer, n);
+      INDArray z = d.preActivation;
       Nd4j.gemm(input, d.weights, z, false, false, 1.0, 0.0);
       if (d.bias != null) {
         z.addiRowVector(d.bias);
       }
       if (d.loss == null) {
-        INDArray a = rows(d.outputBuffer, n).assign(z);
+        INDArray a = d.output.assign(z);
         INDArray activated = d.activation.getActivation(a, true);
         input = activated == a ? a : a.assign(activated);
       }
@@ -153,14 +186,13 @@ final class FusedDenseClipper {
   private void backward(INDArray labels, int n) {
     Dense last = layers[layers.length - 1];
     // One row per example: the gradient of each example's own loss, not the batch mean.
-    last.delta = last.loss.computeGradient(labels, rows(last.preActivationBuffer, n), last.activation, null);
+    last.delta = last.loss.computeGradient(labels, last.preActivation, last.activation, null);
     for (int l = layers.length - 2; l >= 0; l--) {
       Dense d = layers[l];
       Dense next = layers[l + 1];
-      INDArray error = rows(d.errorBuffer, n);
-      Nd4j.gemm(next.delta, next.weights, error, false, true, 1.0, 0.0);
+      Nd4j.gemm(next.delta, next.weights, d.error, false, true, 1.0, 0.0);
       // backprop(z, ε) may overwrite z with dL/dz; z is not needed afterwards.
-      d.delta = d.activation.backprop(rows(d.preActivationBuffer, n), error).getFirst();
+      d.delta = d.activation.backprop(d.preActivation, d.error).getFirst();
     }
   }
 
@@ -175,21 +207,16 @@ final class FusedDenseClipper {
   }
 
   /** Σ_i c_i a_i δ_iᵀ = aᵀ(c ⊙ δ) into the weight view, Σ_i c_i δ_i into the bias view. */
-  private static void writeScaledSum(Dense d, INDArray scale, INDArray target, boolean accumulate) {
+  private static void writeScaledSum(Dense d, INDArray scale, boolean accumulate) {
     // δ is not needed after this layer's sum (norms are done), so it is scaled in place.
     INDArray scaledDelta = d.delta.muliColumnVector(scale);
-    long weightCount = (long) d.nIn * d.nOut;
-    INDArray weightView = target.get(NDArrayIndex.point(0),
-        NDArrayIndex.interval(d.parameterOffset, d.parameterOffset + weightCount)).reshape('f', d.nIn, d.nOut);
-    Nd4j.gemm(d.input, scaledDelta, weightView, true, false, 1.0, accumulate ? 1.0 : 0.0);
+    Nd4j.gemm(d.input, scaledDelta, d.weightGradient, true, false, 1.0, accumulate ? 1.0 : 0.0);
     if (d.bias != null) {
-      INDArray biasView = target.get(NDArrayIndex.point(0),
-          NDArrayIndex.interval(d.parameterOffset + weightCount, d.parameterOffset + weightCount + d.nOut));
       INDArray biasSum = scaledDelta.sum(0);
       if (accumulate) {
-        biasView.addi(biasSum);
+        d.biasGradient.addi(biasSum);
       } else {
-        biasView.assign(biasSum);
+        d.biasGradient.assign(biasSum);
       }
     }
   }
@@ -200,6 +227,9 @@ final class FusedDenseClipper {
     }
     // Grown rarely (Poisson batch sizes vary around their mean), always outside any open workspace.
     capacity = Math.max(n, capacity + capacity / 4);
+    for (Dense d : layers) {
+      d.viewRows = -1;
+    }
     try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
       for (Dense d : layers) {
         d.preActivationBuffer = Nd4j.create(type, capacity, d.nOut);

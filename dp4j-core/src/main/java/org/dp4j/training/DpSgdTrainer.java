@@ -163,7 +163,10 @@ public final class DpSgdTrainer {
       return this;
     }
 
-    /** Noise source; secure ({@link GaussianNoise#secure()}, prefetched by {@link PrefetchingNoise}) unless a test passes a fixed-seed one. */
+    /**
+     * Noise source; secure ({@link GaussianNoise#secure()}, prefetched by {@link PrefetchingNoise}) unless a test
+     * passes a fixed-seed one.
+     */
     public Builder noise(NoiseSource noise) {
       this.noise = checkNotNull(noise, "noise");
       return this;

@@ -73,7 +73,10 @@ public final class DpSgdStep {
     this.plainSgd = plainSgd(net, config);
   }
 
-  /** With secure noise ({@link GaussianNoise#secure()}), drawn ahead on a background thread ({@link PrefetchingNoise}). */
+  /**
+   * With secure noise ({@link GaussianNoise#secure()}), drawn ahead on a background thread
+   * ({@link PrefetchingNoise}).
+   */
   public static DpSgdStep of(MultiLayerNetwork net) {
     return of(net, PrefetchingNoise.secure());
   }
