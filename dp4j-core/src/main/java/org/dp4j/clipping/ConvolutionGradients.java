@@ -16,8 +16,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 /**
  * {@code ConvolutionLayer} (2D, NCHW, any kernel/stride/padding/dilation and {@link ConvolutionMode}): with the
  * im2col patches X_i [P, K] of example i (P output positions, K = inChannels·kH·kW) and its error δ_i [P, out],
- * the weight gradient is G_i = δ_iᵀ X_i and the bias gradient is δ_iᵀ1. G_i is materialised for a chunk of
- * examples at a time (one batched matrix product, memory bounded by {@link #CHUNK_ELEMENTS} by default); the scaled sum
+ * the weight gradient is G_i = δ_iᵀ X_i and the bias gradient is δ_iᵀ1. For its norm, G_i is materialised, or
+ * the Gram form ⟨X_iX_iᵀ, δ_iδ_iᵀ⟩ is used where that is cheaper ({@link ConvolutionNorms}), for a chunk of
+ * examples at a time (batched matrix products, memory bounded by {@link #CHUNK_ELEMENTS} by default); the scaled sum
  * Σ c_i G_i = (c ⊙ δ)ᵀ X is one matrix product over the batch (Opacus {@code grad_sample/conv.py}).
  * The error for the layer below comes from DL4J's own {@code backpropGradient}.
  */
@@ -29,13 +30,15 @@ final class ConvolutionGradients implements PerExampleLayer {
   private final Layer layer;
   private final ConvolutionLayer conf;
   private final long chunkElements;
+  private final ConvolutionNorms norms;
   private INDArray patches;     // [n, P, K]
   private INDArray preActivation;
   private INDArray delta;       // [n, P, out]
 
-  ConvolutionGradients(Layer layer, long chunkElements) {
+  ConvolutionGradients(Layer layer, long chunkElements, ConvolutionNorms norms) {
     this.layer = layer;
     this.chunkElements = chunkElements;
+    this.norms = norms;
     this.conf = (ConvolutionLayer) layer.conf().getLayer();
   }
 
@@ -95,7 +98,10 @@ final class ConvolutionGradients implements PerExampleLayer {
   @Override
   public INDArray squaredNorms() {
     long n = delta.size(0);
-    long perExample = delta.size(2) * patches.size(2);
+    long positions = patches.size(1);
+    boolean gram = norms.useGram(positions, patches.size(2), delta.size(2));
+    // Elements held per example: the gradient [out, K], or the two Gram matrices [P, P].
+    long perExample = gram ? 2 * positions * positions : delta.size(2) * patches.size(2);
     long chunk = Math.max(1, Math.min(n, chunkElements / perExample));
     INDArray result = Nd4j.create(delta.dataType(), n, 1);
     for (long start = 0; start < n; start += chunk) {
@@ -105,10 +111,18 @@ final class ConvolutionGradients implements PerExampleLayer {
         long end = Math.min(n, start + chunk);
         INDArray d = delta.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
         INDArray x = patches.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
-        INDArray g = Nd4j.matmul(d, x, true, false, false);    // [m, out, K]
-        INDArray sq = g.norm2(1, 2);
-        result.get(NDArrayIndex.interval(start, end), NDArrayIndex.all())
-            .assign(sq.muli(sq).reshape(end - start, 1));
+        INDArray sq;
+        if (gram) {
+          // ‖δ_iᵀX_i‖_F² = ⟨X_iX_iᵀ, δ_iδ_iᵀ⟩: no per-example gradient is formed.
+          INDArray xx = Nd4j.matmul(x, x, false, true, false);    // [m, P, P]
+          INDArray dd = Nd4j.matmul(d, d, false, true, false);    // [m, P, P]
+          sq = xx.muli(dd).sum(1, 2);
+        } else {
+          INDArray g = Nd4j.matmul(d, x, true, false, false);    // [m, out, K]
+          sq = g.norm2(1, 2);
+          sq.muli(sq);
+        }
+        result.get(NDArrayIndex.interval(start, end), NDArrayIndex.all()).assign(sq.reshape(end - start, 1));
       }
     }
     if (conf.hasBias()) {

@@ -35,20 +35,21 @@ final class LayerRules {
   }
 
   /** One rule per layer, in order; throws IllegalArgumentException at the first unsupported layer. */
-  static List<PerExampleLayer> forNetwork(MultiLayerNetwork net, long convolutionChunkElements) {
+  static List<PerExampleLayer> forNetwork(MultiLayerNetwork net, long convolutionChunkElements,
+      ConvolutionNorms norms) {
     int count = net.getnLayers();
     checkArgument(count > 0, "network has no layers");
     List<PerExampleLayer> rules = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       checkPreprocessor(net.getLayerWiseConfigurations().getInputPreProcess(i), i);
-      rules.add(ruleFor(net, net.getLayer(i), i, i == count - 1, convolutionChunkElements));
+      rules.add(ruleFor(net, net.getLayer(i), i, i == count - 1, convolutionChunkElements, norms));
     }
     checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
     return List.copyOf(rules);
   }
 
   private static PerExampleLayer ruleFor(MultiLayerNetwork net, Layer layer, int index, boolean last,
-      long convolutionChunkElements) {
+      long convolutionChunkElements, ConvolutionNorms norms) {
     org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
     Class<?> type = conf.getClass();
     if (conf instanceof BaseLayer) {
@@ -75,7 +76,7 @@ final class LayerRules {
           "%s: only the NCHW data format is supported, was %s", describe(conf, index), conv.getCnn2dDataFormat());
       checkArgument(conf.getIDropout() == null, "%s: dropout on a ConvolutionLayer's input is not supported; "
           + "put a DropoutLayer before it instead", describe(conf, index));
-      return new ConvolutionGradients(layer, convolutionChunkElements);
+      return new ConvolutionGradients(layer, convolutionChunkElements, norms);
     }
     if (type == SubsamplingLayer.class || type == GlobalPoolingLayer.class || type == ActivationLayer.class
         || type == DropoutLayer.class) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -56,11 +57,15 @@ public final class PerExampleClipper {
   private final ClippingMode mode;
   private final List<PerExampleLayer> layers;
   private final int parameterisedLayers;
+  private final Optional<FusedDenseClipper> fused;
+  private INDArray scratch;
 
-  private PerExampleClipper(MultiLayerNetwork net, ClippingMode mode, List<PerExampleLayer> layers) {
+  private PerExampleClipper(MultiLayerNetwork net, ClippingMode mode, List<PerExampleLayer> layers,
+      Optional<FusedDenseClipper> fused) {
     this.net = net;
     this.mode = mode;
     this.layers = layers;
+    this.fused = fused;
     this.parameterisedLayers = (int) layers.stream().filter(PerExampleLayer::hasParams).count();
   }
 
@@ -80,12 +85,38 @@ public final class PerExampleClipper {
 
   /** As {@link #of(MultiLayerNetwork, ClippingMode)}, with the convolution chunk bound (elements) given. */
   static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode, long convolutionChunkElements) {
+    return of(net, mode, convolutionChunkElements, ConvolutionNorms.BY_COST, true);
+  }
+
+  /** As above, with the way convolution norms are computed forced (to test each against the reference). */
+  static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode, long convolutionChunkElements,
+      ConvolutionNorms norms) {
+    return of(net, mode, convolutionChunkElements, norms, true);
+  }
+
+  /** The layer-by-layer path even where the fused dense path applies (to test one against the other). */
+  static PerExampleClipper generic(MultiLayerNetwork net, ClippingMode mode) {
+    return of(net, mode, ConvolutionGradients.CHUNK_ELEMENTS, ConvolutionNorms.BY_COST, false);
+  }
+
+  private static PerExampleClipper of(MultiLayerNetwork net, ClippingMode mode, long convolutionChunkElements,
+      ConvolutionNorms norms, boolean allowFused) {
     checkArgument(net.params() != null, "network must be initialised (call net.init()) before building a clipper");
-    List<PerExampleLayer> rules = LayerRules.forNetwork(net, convolutionChunkElements);
+    checkArgument(mode != null, "clipping mode must not be null");
+    List<PerExampleLayer> rules = LayerRules.forNetwork(net, convolutionChunkElements, norms);
     if (net.getFlattenedGradients() == null) {
       net.initGradientsView();
     }
-    return new PerExampleClipper(net, mode, rules);
+    return new PerExampleClipper(net, mode, rules,
+        allowFused ? FusedDenseClipper.forNetwork(net) : Optional.empty());
+  }
+
+  /**
+   * Whether this clipper runs the fused dense path (a stack of dense layers without dropout, see
+   * {@link FusedDenseClipper}) rather than the layer-by-layer one; both give the same sums.
+   */
+  public boolean isFused() {
+    return fused.isPresent();
   }
 
   public ClippingMode mode() {
@@ -106,6 +137,21 @@ public final class PerExampleClipper {
    * @param target row vector [1, net.numParams()], overwritten (may be {@code net.getFlattenedGradients()})
    */
   public ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target) {
+    return clippedSum(features, labels, clipNorm, target, false);
+  }
+
+  /**
+   * Adds Σ_i clip_C(g_i) for the batch to {@code target}: accumulates the clipped sums of the physical
+   * micro-batches that make up one logical batch (each example is still clipped on its own, so the sum over the
+   * logical batch has the same sensitivity C). Arguments as in
+   * {@link #clippedSum(INDArray, INDArray, double, INDArray)}.
+   */
+  public ClippedGradientSum addClippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target) {
+    return clippedSum(features, labels, clipNorm, target, true);
+  }
+
+  private ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target,
+      boolean accumulate) {
     checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "clipNorm must be finite and > 0, was %s", clipNorm);
     checkArgument(features != null && labels != null, "features and labels must not be null");
     checkArgument(features.size(0) == labels.size(0),
@@ -116,15 +162,37 @@ public final class PerExampleClipper {
     int n = (int) features.size(0);
     if (n == 0) {
       // An empty Poisson batch: the sum is zero (the DP step still adds its noise).
-      target.assign(0.0);
+      if (!accumulate) {
+        target.assign(0.0);
+      }
       return new ClippedGradientSum(target, new double[0], 0, clipNorm, mode);
     }
     // Intermediate arrays live in a workspace reused across calls (as DL4J's own fit does); only the target
     // and plain Java values leave it.
     try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().getAndActivateWorkspace(WORKSPACE, WORKSPACE_ID)) {
-      backpropagate(features.castTo(dataType()), labels.castTo(dataType()), n);
-      return clipAndSum(n, clipNorm, target);
+      INDArray x = features.castTo(dataType());
+      INDArray y = labels.castTo(dataType());
+      if (fused.isPresent()) {
+        return fused.get().clippedSum(x, y, clipNorm, mode, target, accumulate);
+      }
+      backpropagate(x, y, n);
+      if (!accumulate) {
+        return clipAndSum(n, clipNorm, target);
+      }
+      ClippedGradientSum part = clipAndSum(n, clipNorm, scratch());
+      target.addi(part.sum());
+      return new ClippedGradientSum(target, part.perExampleNorms(), part.clippedCount(), clipNorm, mode);
     }
+  }
+
+  /** The generic path's sum of one micro-batch before it is added (allocated once, outside workspaces). */
+  private INDArray scratch() {
+    if (scratch == null) {
+      try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
+        scratch = Nd4j.create(dataType(), 1, net.numParams());
+      }
+    }
+    return scratch;
   }
 
   private ClippedGradientSum clipAndSum(int n, double clipNorm, INDArray target) {

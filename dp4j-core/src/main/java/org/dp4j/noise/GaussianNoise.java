@@ -86,6 +86,17 @@ public final class GaussianNoise implements NoiseSource {
   }
 
   /**
+   * Overwrites {@code out} with independent N(0, std²) draws rounded to float (each drawn in double precision,
+   * as {@link #addTo} does for a FLOAT array).
+   */
+  public void fill(float[] out, double std) {
+    checkStd(std);
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (float) (std * standardDraw());
+    }
+  }
+
+  /**
    * Adds independent N(0, std²) noise to every element of {@code target}, in place, and returns it.
    * Any shape, order or view; noise is drawn in double precision and cast to the target's data type
    * before the addition. The temporary noise array lives outside any open ND4J workspace.

@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -17,6 +18,7 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.accounting.ledger.StepAccountant;
 import org.dp4j.noise.GaussianNoise;
 import org.dp4j.noise.NoiseSource;
+import org.dp4j.noise.PrefetchingNoise;
 import org.dp4j.sampling.BatchSampler;
 import org.dp4j.sampling.SamplingCompatibility;
 import org.dp4j.sampling.SamplingPlan;
@@ -41,7 +43,8 @@ import org.nd4j.linalg.dataset.DataSet;
  *     .sampler(PoissonSampler.withExpectedBatchSize(data.size(), 256, AesCtrRandom.secure()))
  *     .ledger(PrivacyLedger.builder().accountant(DpSgdTrainer.compositionAccountant(net, data.size()))
  *         .delta(1e-5).budget(new PrivacyBudget(3, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build())
- *     .epochs(20).onEpoch(row -> System.out.println(row.composition().orElseThrow().summary()))
+ *     .epochs(20).physicalBatchSize(512)            // optional: bounded memory for large logical batches
+ *     .onEpoch(row -> System.out.println(row.composition().orElseThrow().summary()))
  *     .build();
  * TrainingResult result = trainer.train();
  * }</pre>
@@ -55,8 +58,10 @@ public final class DpSgdTrainer {
   private final DpSgdStep step;
   private final List<Consumer<LedgerRow>> onEpoch;
   private final Runnable onStep;
+  private final int physicalBatchSize;
 
   private DpSgdTrainer(Builder b) {
+    this.physicalBatchSize = b.physicalBatchSize;
     this.net = b.net;
     this.data = b.data;
     this.sampler = b.sampler;
@@ -123,8 +128,7 @@ public final class DpSgdTrainer {
           closeRow(epoch, true);
           return new TrainingResult(net, ledger, StopReason.BUDGET, completed, ledger.steps());
         }
-        DataSet batch = data.rows(sampler.nextBatch());
-        step.apply(batch.getFeatures(), batch.getLabels());
+        takeStep(sampler.nextBatch());
         onStep.run();
       }
       completed++;
@@ -132,6 +136,19 @@ public final class DpSgdTrainer {
       net.incrementEpochCount();
     }
     return new TrainingResult(net, ledger, StopReason.COMPLETED, completed, ledger.steps());
+  }
+
+  /**
+   * One mechanism step on a logical (Poisson) batch, processed in physical micro-batches of at most
+   * {@code physicalBatchSize} rows: clipped sums accumulated, noise added once, one update.
+   */
+  private void takeStep(int[] logical) {
+    for (int from = 0; from < logical.length; from += physicalBatchSize) {
+      int[] micro = Arrays.copyOfRange(logical, from, Math.min(logical.length, from + physicalBatchSize));
+      DataSet batch = data.rows(micro);
+      step.accumulate(batch.getFeatures(), batch.getLabels());
+    }
+    step.step();
   }
 
   private void closeRow(int epoch, boolean partial) {
@@ -154,6 +171,7 @@ public final class DpSgdTrainer {
     private NoiseSource noise;
     private final List<Consumer<LedgerRow>> onEpoch = new ArrayList<>();
     private Runnable onStep = () -> { };
+    private int physicalBatchSize = Integer.MAX_VALUE;
 
     private Builder(MultiLayerNetwork net, IndexedData data) {
       this.net = checkNotNull(net, "network");
@@ -181,7 +199,10 @@ public final class DpSgdTrainer {
       return this;
     }
 
-    /** Noise source; secure ({@link GaussianNoise#secure()}) unless a test passes a fixed-seed one. */
+    /**
+     * Noise source; secure ({@link GaussianNoise#secure()}, prefetched by {@link PrefetchingNoise}) unless a test
+     * passes a fixed-seed one.
+     */
     public Builder noise(NoiseSource noise) {
       this.noise = checkNotNull(noise, "noise");
       return this;
@@ -190,6 +211,18 @@ public final class DpSgdTrainer {
     /** Called with each epoch's ledger row (also with the partial row of a budget stop). */
     public Builder onEpoch(Consumer<LedgerRow> consumer) {
       onEpoch.add(checkNotNull(consumer, "consumer"));
+      return this;
+    }
+
+    /**
+     * Largest number of rows processed at once (default: the whole logical batch). A logical Poisson batch of
+     * thousands is split into micro-batches of at most this size whose clipped sums are accumulated; noise is
+     * added once and the update taken once per logical batch, so memory is bounded by the physical size and the
+     * accounting (one sampled-Gaussian step per logical batch) is unchanged.
+     */
+    public Builder physicalBatchSize(int rows) {
+      checkArgument(rows > 0, "physicalBatchSize must be > 0, was %s", rows);
+      this.physicalBatchSize = rows;
       return this;
     }
 
@@ -207,7 +240,7 @@ public final class DpSgdTrainer {
       checkState(ledger.steps() == (rows.isEmpty() ? 0 : rows.get(rows.size() - 1).steps()),
           "the ledger must be fresh or restored at an epoch boundary, it has %s steps", ledger.steps());
       if (noise == null) {
-        noise = GaussianNoise.secure();
+        noise = PrefetchingNoise.secure();
       }
       return new DpSgdTrainer(this);
     }

@@ -2,8 +2,13 @@ package org.dp4j.updater;
 
 import org.dp4j.noise.NoiseSource;
 import org.dp4j.noise.GaussianNoise;
+import org.dp4j.noise.PrefetchingNoise;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
+
+import java.util.List;
+import java.util.OptionalDouble;
 
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.Updater;
@@ -17,6 +22,7 @@ import org.dp4j.clipping.PerExampleClipper;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.api.DataSet;
 import org.nd4j.linalg.learning.config.IUpdater;
+import org.nd4j.linalg.learning.config.Sgd;
 
 /**
  * One DP-SGD step on a {@link MultiLayerNetwork} configured with {@link DpSgd}:
@@ -38,7 +44,16 @@ import org.nd4j.linalg.learning.config.IUpdater;
  * for (DataSet batch : poissonBatches) {            // sampled with rate q = expectedBatchSize / N
  *   ClippedGradientSum s = step.apply(batch);
  * }
+ * // A logical batch too large for memory: accumulate micro-batches, then one noisy step.
+ * for (DataSet micro : logicalBatch.batchBy(512)) {
+ *   step.accumulate(micro.getFeatures(), micro.getLabels());
+ * }
+ * step.step();
  * }</pre>
+ *
+ * <p>Speed: a stack of dense layers runs the clipper's fused path ({@link PerExampleClipper#isFused()}), plain
+ * {@link Sgd} is applied in place, and {@link #of(MultiLayerNetwork)} draws the next step's noise on a background
+ * thread ({@link PrefetchingNoise}); other networks and base updaters take the generic path, with the same result.
  *
  * <p>Not thread-safe (one instance per network).
  */
@@ -47,17 +62,23 @@ public final class DpSgdStep {
   private final DpSgd config;
   private final PerExampleClipper clipper;
   private final NoiseSource noise;
+  private final boolean plainSgd;
+  private int accumulated;
 
   private DpSgdStep(MultiLayerNetwork net, DpSgd config, NoiseSource noise) {
     this.net = net;
     this.config = config;
     this.clipper = PerExampleClipper.of(net, config.clipping());
     this.noise = noise;
+    this.plainSgd = plainSgd(net, config);
   }
 
-  /** With secure noise ({@link GaussianNoise#secure()}). */
+  /**
+   * With secure noise ({@link GaussianNoise#secure()}), drawn ahead on a background thread
+   * ({@link PrefetchingNoise}).
+   */
   public static DpSgdStep of(MultiLayerNetwork net) {
-    return of(net, GaussianNoise.secure());
+    return of(net, PrefetchingNoise.secure());
   }
 
   /**
@@ -75,6 +96,11 @@ public final class DpSgdStep {
     return config;
   }
 
+  /** Whether the clipped sums come from the fused dense path ({@link PerExampleClipper#isFused()}). */
+  public boolean isFused() {
+    return clipper.isFused();
+  }
+
   /** {@link #apply(INDArray, INDArray)} on a batch's features and labels (masks are not supported). */
   public ClippedGradientSum apply(DataSet batch) {
     checkArgument(batch.getFeaturesMaskArray() == null && batch.getLabelsMaskArray() == null,
@@ -85,13 +111,50 @@ public final class DpSgdStep {
   /**
    * Takes one private step on the batch (0 rows allowed) and returns its clipping statistics. The returned sum is
    * the network's gradient view, overwritten by the update; read the norms and counts from it, not the sum.
+   * Equivalent to {@link #accumulate} then {@link #step}.
    */
   public ClippedGradientSum apply(INDArray features, INDArray labels) {
+    checkState(accumulated == 0, "%s micro-batches were accumulated but not stepped; call step() first",
+        accumulated);
+    ClippedGradientSum sum = accumulate(features, labels);
+    step();
+    return sum;
+  }
+
+  /**
+   * Adds the clipped per-example sum of one physical micro-batch (0 rows allowed) to the logical batch being
+   * accumulated, without noise and without touching the parameters: a logical batch of thousands of examples (a
+   * Poisson sample) is processed in micro-batches of bounded memory, then {@link #step} adds the noise once and
+   * updates once. Each example is clipped on its own, so the logical batch's sum has sensitivity C whatever the
+   * split, and the accountant counts one step per logical batch, as for {@link #apply}. The returned statistics
+   * are the micro-batch's; its {@code sum()} is the running total.
+   */
+  public ClippedGradientSum accumulate(INDArray features, INDArray labels) {
     if (net.getFlattenedGradients() == null) {
       net.initGradientsView();
     }
     INDArray gradient = net.getFlattenedGradients();
-    ClippedGradientSum sum = clipper.clippedSum(features, labels, config.clipNorm(), gradient);
+    ClippedGradientSum sum = accumulated == 0
+        ? clipper.clippedSum(features, labels, config.clipNorm(), gradient)
+        : clipper.addClippedSum(features, labels, config.clipNorm(), gradient);
+    accumulated++;
+    return sum;
+  }
+
+  /**
+   * Ends the logical batch: adds N(0, (zC)² I) once to the accumulated clipped sum, divides by the expected batch
+   * size, notifies the listeners and updates the parameters (one mechanism step). Without any accumulated
+   * micro-batch this is the noise-only step of an empty Poisson batch.
+   */
+  public void step() {
+    if (net.getFlattenedGradients() == null) {
+      net.initGradientsView();
+    }
+    INDArray gradient = net.getFlattenedGradients();
+    if (accumulated == 0) {
+      gradient.assign(0.0);
+    }
+    accumulated = 0;
     noise.addGaussian(gradient, config.noiseStd());
     gradient.divi(config.expectedBatchSize());
     int iteration = net.getIterationCount();
@@ -101,10 +164,16 @@ public final class DpSgdStep {
     for (TrainingListener listener : net.getListeners()) {
       listener.onGradientCalculation(net);
     }
-    Updater updater = net.getUpdater(true);
-    // Mini-batch size 1: the gradient is already divided by the expected batch size.
-    DpSgdUpdater.applyPrivatised(() -> updater.update(net, new DefaultGradient(gradient), iteration, epoch, 1,
-        LayerWorkspaceMgr.noWorkspaces()));
+    OptionalDouble rate = plainSgd ? sharedLearningRate(iteration, epoch) : OptionalDouble.empty();
+    if (rate.isPresent()) {
+      // What DL4J's Sgd updater does (update = η·gradient), without its per-block bookkeeping.
+      gradient.muli(rate.getAsDouble());
+    } else {
+      Updater updater = net.getUpdater(true);
+      // Mini-batch size 1: the gradient is already divided by the expected batch size.
+      DpSgdUpdater.applyPrivatised(() -> updater.update(net, new DefaultGradient(gradient), iteration, epoch, 1,
+          LayerWorkspaceMgr.noWorkspaces()));
+    }
     INDArray params = net.params();
     params.subi(gradient.reshape(params.shape()));
     net.applyConstraints(iteration, epoch);
@@ -112,7 +181,52 @@ public final class DpSgdStep {
     for (TrainingListener listener : net.getListeners()) {
       listener.iterationDone(net, iteration, epoch);
     }
-    return sum;
+  }
+
+  /**
+   * Whether the base updater is plain {@link Sgd} and no layer has L1/L2/weight decay: the update is then η times
+   * the private gradient and is applied in place. Anything else goes through DL4J's updater.
+   */
+  private static boolean plainSgd(MultiLayerNetwork net, DpSgd config) {
+    if (config.baseUpdater().getClass() != Sgd.class) {
+      return false;
+    }
+    for (int i = 0; i < net.getnLayers(); i++) {
+      org.deeplearning4j.nn.conf.layers.Layer conf = net.getLayer(i).conf().getLayer();
+      if (conf instanceof BaseLayer b && (!isEmpty(b.getRegularization()) || !isEmpty(b.getRegularizationBias()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * η of this iteration read from the network's live configuration (so {@code net.setLearningRate} and schedules
+   * apply as in DL4J's updater), if every layer with parameters has the same one.
+   */
+  private OptionalDouble sharedLearningRate(int iteration, int epoch) {
+    double shared = Double.NaN;
+    for (int i = 0; i < net.getnLayers(); i++) {
+      if (net.getLayer(i).numParams() == 0) {
+        continue;
+      }
+      BaseLayer conf = (BaseLayer) net.getLayer(i).conf().getLayer();
+      for (IUpdater u : new IUpdater[] {conf.getIUpdater(), conf.getBiasUpdater()}) {
+        if (u == null) {
+          continue;
+        }
+        double rate = u.getLearningRate(iteration, epoch);
+        if (!Double.isNaN(shared) && rate != shared) {
+          return OptionalDouble.empty();
+        }
+        shared = rate;
+      }
+    }
+    return Double.isNaN(shared) ? OptionalDouble.empty() : OptionalDouble.of(shared);
+  }
+
+  private static boolean isEmpty(List<?> list) {
+    return list == null || list.isEmpty();
   }
 
   /**

@@ -110,6 +110,32 @@ class PerExampleClipperTest {
         TinyNetworks.labels(10, 8, 2, false), ClippingMode.FLAT);
   }
 
+  @ParameterizedTest
+  @EnumSource(ConvolutionNorms.class)
+  void convolutionNormsByGramOrMaterialisedGradientsMatchReference(ConvolutionNorms norms) {
+    INDArray x = TinyNetworks.features(15, 6, 49);
+    INDArray y = TinyNetworks.labels(16, 6, 3, true);
+    for (ClippingMode mode : ClippingMode.values()) {
+      MultiLayerNetwork net = TinyNetworks.cnn(new int[] {1, 2}, new int[] {1, 0}, new int[] {2, 1},
+          ConvolutionMode.Truncate);
+      assertMatchesReference(PerExampleClipper.of(net, mode, ConvolutionGradients.CHUNK_ELEMENTS, norms), net, x,
+          y, mode);
+      // Chunks of one example for either form.
+      assertMatchesReference(PerExampleClipper.of(net, mode, 1, norms), net, x, y, mode);
+    }
+  }
+
+  @Test
+  void costRulePicksTheGramFormOnlyWhereItIsCheaper() {
+    // MNIST-shaped layers: 24x24 positions, 5x5x1 patches, 16 channels; 8x8, 5x5x16, 32: materialise both.
+    assertThat(ConvolutionNorms.BY_COST.useGram(576, 25, 16)).isFalse();
+    assertThat(ConvolutionNorms.BY_COST.useGram(64, 400, 32)).isFalse();
+    // A late layer of a deep network: 4x4 positions, 3x3x256 patches, 256 channels: Gram (16·2560 < 2304·256).
+    assertThat(ConvolutionNorms.BY_COST.useGram(16, 2304, 256)).isTrue();
+    assertThat(ConvolutionNorms.GRAM.useGram(576, 25, 16)).isTrue();
+    assertThat(ConvolutionNorms.MATERIALISED.useGram(16, 2304, 256)).isFalse();
+  }
+
   @Test
   void otherPoolingTypesAndOneExamplePerConvolutionChunkMatchReference() {
     INDArray x = TinyNetworks.features(13, 7, 49);

@@ -114,6 +114,33 @@ class DpSgdTrainerTest {
   }
 
   @Test
+  void physicalMicroBatchesLeaveTheUpdatesAndTheAccountingUnchanged() {
+    DataSet data = blobs(400);
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(400).expectedBatchSize(40).epochs(2).clipNorm(1)
+        .noiseMultiplier(1.0).delta(1e-5).build();
+    MultiLayerNetwork[] nets = new MultiLayerNetwork[2];
+    TrainingResult[] results = new TrainingResult[2];
+    for (int run = 0; run < 2; run++) {
+      nets[run] = setup.privateNetwork(mlp(10, 8, 2));
+      DpSgdTrainer.Builder trainer = setup.trainer(nets[run], IndexedData.of(data))
+          .sampler(org.dp4j.sampling.PoissonSampler.withExpectedBatchSize(400, 40, AesCtrRandom.insecureFixedSeed(8)))
+          .noise(GaussianNoise.insecureFixedSeed(9));
+      if (run == 1) {
+        trainer.physicalBatchSize(7);       // logical batches of ~40 in micro-batches of at most 7
+      }
+      results[run] = trainer.build().train();
+    }
+    // One mechanism step per logical batch either way: the same steps and the same epsilon.
+    assertThat(results[1].steps()).isEqualTo(results[0].steps()).isEqualTo(20);
+    assertThat(results[1].ledger().rows().get(1).composition().orElseThrow().epsilon())
+        .isEqualTo(results[0].ledger().rows().get(1).composition().orElseThrow().epsilon());
+    assertThat(nets[1].getIterationCount()).isEqualTo(20);
+    // Same samples and noise: the same parameters up to float32 rounding of the summation order.
+    double scale = nets[0].params().amaxNumber().doubleValue();
+    assertThat(nets[1].params().sub(nets[0].params()).amaxNumber().doubleValue()).isLessThan(1e-5 * scale);
+  }
+
+  @Test
   void aSamplerTheAccountantDoesNotCoverIsRefused() {
     DataSet data = blobs(400);
     DpSgdSetup setup = DpSgdSetup.builder().datasetSize(400).expectedBatchSize(40).epochs(2).clipNorm(1)

@@ -151,4 +151,88 @@ class DpSgdStepTest {
     assertThatThrownBy(() -> DpSgdStep.of(mixed, GaussianNoise.insecureFixedSeed(1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("layer 0 (DenseLayer) uses updater Sgd");
   }
+
+  /** 6 → 5 (ReLU) → 3 softmax: the fused dense path. */
+  private static MultiLayerNetwork denseMlp(DpSgd dp) {
+    return TinyNetworks.init(TinyNetworks.base(dp)
+        .layer(new DenseLayer.Builder().nIn(6).nOut(5).activation(Activation.RELU).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.feedForward(6)).build());
+  }
+
+  @ParameterizedTest
+  @EnumSource(ClippingMode.class)
+  void fusedDenseStepIsExactlyTheDpSgdUpdate(ClippingMode mode) {
+    double clip = 0.5;
+    MultiLayerNetwork net = denseMlp(dp(clip, mode));
+    INDArray x = TinyNetworks.features(51, 7, 6);
+    INDArray y = TinyNetworks.labels(52, 7, 3, true);
+    ClippedGradientSum reference = ExactPerExampleGradients.clippedSum(net, x, y, clip, mode);
+    INDArray before = net.params().dup();
+    RecordingNoise noise = new RecordingNoise(53);
+    DpSgdStep step = DpSgdStep.of(net, noise);
+    assertThat(step.isFused()).isTrue();
+
+    step.apply(x, y);
+
+    INDArray expected = before.sub(reference.sum().add(noise.last()).muli(LEARNING_RATE / EXPECTED_BATCH));
+    assertThat(net.params().sub(expected).amaxNumber().doubleValue())
+        .isLessThanOrEqualTo(1e-10 * expected.amaxNumber().doubleValue());
+  }
+
+  @Test
+  void learningRateSetOnTheNetworkIsUsedByTheInPlaceUpdate() {
+    MultiLayerNetwork net = denseMlp(dp(0.5, ClippingMode.FLAT));
+    RecordingNoise noise = new RecordingNoise(54);
+    DpSgdStep step = DpSgdStep.of(net, noise);
+    net.setLearningRate(0.05);
+    INDArray x = TinyNetworks.features(55, 4, 6);
+    INDArray y = TinyNetworks.labels(56, 4, 3, true);
+    ClippedGradientSum reference = ExactPerExampleGradients.clippedSum(net, x, y, 0.5, ClippingMode.FLAT);
+    INDArray before = net.params().dup();
+    step.apply(x, y);
+    INDArray expected = before.sub(reference.sum().add(noise.last()).muli(0.05 / EXPECTED_BATCH));
+    assertThat(net.params().sub(expected).amaxNumber().doubleValue())
+        .isLessThanOrEqualTo(1e-10 * expected.amaxNumber().doubleValue());
+  }
+
+  @ParameterizedTest
+  @EnumSource(ClippingMode.class)
+  void microBatchesThenOneStepEqualOneStepOnTheLogicalBatch(ClippingMode mode) {
+    INDArray x = TinyNetworks.features(60, 13, 6);
+    INDArray y = TinyNetworks.labels(61, 13, 3, true);
+    // Fused dense network and the generic path (dropout/activation layers), plain SGD and Adam.
+    for (DpSgd dp : new DpSgd[] {dp(0.5, mode), DpSgd.builder().clipNorm(0.5).noiseMultiplier(0.7)
+        .expectedBatchSize(EXPECTED_BATCH).baseUpdater(new Adam(0.01)).clipping(mode).build()}) {
+      for (boolean fused : new boolean[] {true, false}) {
+        MultiLayerNetwork whole = fused ? denseMlp(dp)
+            : TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, dp);
+        MultiLayerNetwork split = fused ? denseMlp(dp)
+            : TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, dp);
+        DpSgdStep.of(whole, new RecordingNoise(62)).apply(x, y);
+        DpSgdStep step = DpSgdStep.of(split, new RecordingNoise(62));
+        int[] bounds = {0, 5, 5, 11, 13};
+        for (int b = 0; b + 1 < bounds.length; b++) {
+          step.accumulate(x.get(NDArrayIndex.interval(bounds[b], bounds[b + 1])),
+              y.get(NDArrayIndex.interval(bounds[b], bounds[b + 1])));
+        }
+        step.step();
+        // Same noise seed: equal parameters only if the noise was drawn once, for the whole logical batch.
+        assertThat(split.params().sub(whole.params()).amaxNumber().doubleValue()).as("fused %s, %s", fused, dp)
+            .isLessThanOrEqualTo(1e-12);
+        assertThat(split.getIterationCount()).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void applyRefusesToRunWhileMicroBatchesAreAccumulated() {
+    MultiLayerNetwork net = denseMlp(dp(0.5, ClippingMode.FLAT));
+    DpSgdStep step = DpSgdStep.of(net, new RecordingNoise(63));
+    INDArray x = TinyNetworks.features(64, 4, 6);
+    INDArray y = TinyNetworks.labels(65, 4, 3, true);
+    step.accumulate(x, y);
+    assertThatThrownBy(() -> step.apply(x, y)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("1 micro-batches were accumulated");
+  }
 }
