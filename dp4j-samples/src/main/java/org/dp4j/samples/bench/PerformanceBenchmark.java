@@ -37,7 +37,6 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.clipping.ExactPerExampleGradients;
 import org.dp4j.clipping.ClippingMode;
 import org.dp4j.mbcd.DpMbcdTrainer;
-import org.dp4j.mbcd.NoiseSchedule;
 import org.dp4j.noise.GaussianNoise;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
@@ -262,7 +261,7 @@ public final class PerformanceBenchmark {
         .build();
     MultiLayerNetwork net = init(conf);
     DpMbcdTrainer trainer = DpMbcdTrainer.builder(net, x, y).batchSize(256).epochs(runs + 1).learningRate(0.1)
-        .clipNorm(1.0).activationNormBound(1.0).noiseSchedule(NoiseSchedule.constant(1e-3)).build();
+        .clipNorm(1.0).activationNormBound(1.0).noiseSchedule(NoiseTemperatureSchedule.constant(1e-3)).build();
     rows.add(repeat("dpmbcd.epoch.2048x256", runs, () -> {
       trainer.fitEpoch();
       return trainer.epochsCompleted();
