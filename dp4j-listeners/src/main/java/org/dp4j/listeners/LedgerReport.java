@@ -66,6 +66,7 @@ public final class LedgerReport {
     r.put("hiddenStateAccountant", row.hiddenState().map(PrivacyGuarantee::accountant).orElse(null));
     r.put("epsilonLastIterate", epsilon(row.lastIterate()));
     r.put("lsiConstants", row.lsiConstants());
+    r.put("epochContributions", row.epochContributions());
     Set<String> assumptions = new LinkedHashSet<>();
     row.composition().ifPresent(g -> assumptions.addAll(g.assumptions()));
     row.hiddenState().ifPresent(g -> assumptions.addAll(g.assumptions()));

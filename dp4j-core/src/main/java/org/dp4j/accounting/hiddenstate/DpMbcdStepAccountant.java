@@ -119,6 +119,11 @@ public final class DpMbcdStepAccountant implements StepAccountant {
    * the first step, when the point-mass start has c = ∞.
    */
   @Override
+  public double[] epochContributions() {
+    return accountant.epochContributions();
+  }
+
+  @Override
   public Map<String, Double> lsiConstants() {
     if (steps() == 0) {
       return Map.of();

@@ -1,5 +1,6 @@
 package org.dp4j.accounting.ledger;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.dp4j.accounting.PrivacyGuarantee;
@@ -16,11 +17,14 @@ import org.dp4j.accounting.PrivacyGuarantee;
  * @param lastIterate best bound valid when only the last iterate is released: the smaller of
  *     {@code hiddenState} and {@code composition} (composition also covers this weaker threat model)
  * @param lsiConstants LSI constants of the released blocks, by block name (empty if none)
+ * @param epochContributions per accountant that decomposes its bound by epoch (Chen &amp; Liu, Fig. 1b):
+ *     each epoch's share of the bound so far, oldest first, as coefficients of α in the RDP
  */
 public record LedgerRow(int epoch, long steps, Optional<PrivacyGuarantee> composition,
     Optional<PrivacyGuarantee> hiddenState, Optional<PrivacyGuarantee> lastIterate,
-    Map<String, Double> lsiConstants) {
+    Map<String, Double> lsiConstants, Map<String, List<Double>> epochContributions) {
   public LedgerRow {
     lsiConstants = Map.copyOf(lsiConstants);
+    epochContributions = Map.copyOf(epochContributions);
   }
 }

@@ -184,11 +184,16 @@ public final class PrivacyLedger {
     checkState(rows.isEmpty() || rows.get(rows.size() - 1).epoch() < epoch,
         "epoch %s closed after epoch %s", epoch, rows.isEmpty() ? 0 : rows.get(rows.size() - 1).epoch());
     Map<String, Double> lsi = new LinkedHashMap<>();
+    Map<String, List<Double>> contributions = new LinkedHashMap<>();
     for (StepAccountant a : accountants) {
       a.lsiConstants().forEach((block, c) -> lsi.put(a.name() + "/" + block, c));
+      double[] c = a.epochContributions();
+      if (c.length > 0) {
+        contributions.put(a.name(), java.util.Arrays.stream(c).boxed().toList());
+      }
     }
     LedgerRow row = new LedgerRow(epoch, steps, best(ThreatModel.ALL_ITERATES_RELEASED, 0), bestHiddenState(0),
-        best(ThreatModel.LAST_ITERATE_ONLY, 0), lsi);
+        best(ThreatModel.LAST_ITERATE_ONLY, 0), lsi, contributions);
     rows.add(row);
     return row;
   }

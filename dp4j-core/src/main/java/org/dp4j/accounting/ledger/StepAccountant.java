@@ -47,6 +47,14 @@ public interface StepAccountant {
    */
   String mechanismDescription();
 
+  /**
+   * Each epoch's share of the current bound (Chen &amp; Liu, Fig. 1b), oldest first, as coefficients of α
+   * in the RDP; empty if the accountant does not decompose its bound by epoch.
+   */
+  default double[] epochContributions() {
+    return new double[0];
+  }
+
   /** LSI constants of the released blocks after the steps so far, by block name; empty if none. */
   default Map<String, Double> lsiConstants() {
     return Map.of();
