@@ -57,16 +57,11 @@ public final class CertifiedYeShokriStepAccountant implements StepAccountant {
     return bound.relation();
   }
 
-  /** The certified conditions, then the theorem's other assumptions (its loss constants now certified). */
+  /** The certified conditions, then the theorem's assumptions (its loss constants marked as certified). */
   @Override
   public List<String> assumptions() {
     List<String> list = new ArrayList<>(certificate.certifiedConditions());
-    for (String a : bound.assumptions()) {
-      // The generic Ye–Shokri line calls λ and β user-asserted; here certifiedConditions() derives them.
-      if (!a.startsWith("loss λ-strongly convex")) {
-        list.add(a);
-      }
-    }
+    list.addAll(bound.assumptions());
     return list;
   }
 

@@ -88,6 +88,7 @@ public final class SoftmaxRegressionCertificate {
         .datasetSize(plan.usableRecords()).batchSize(plan.fixedBatchSize()).epochs(epochs)
         .stepSize(stepSize).strongConvexity(l2).smoothness(smoothness())
         .clipNorm(clipNorm).noiseMultiplier(noiseMultiplier)
+        .lossConstantsSource("certified from the configuration: Prop. 6.1-6.2 with dp4j's feature clipping and L2")
         .build();
   }
 

@@ -1,6 +1,7 @@
 package org.dp4j.accounting.hiddenstate;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.accounting.hiddenstate.Hypotheses.checkPositive;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.ArrayList;
@@ -226,11 +227,6 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
   }
 
   @Override
-  public ThreatModel threatModel() {
-    return ThreatModel.LAST_ITERATE_ONLY;
-  }
-
-  @Override
   public NeighbouringRelation relation() {
     return NeighbouringRelation.REPLACE_ONE;
   }
@@ -422,10 +418,6 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
         checkArgument(lambda <= max, "λ = %s violates λ ≤ 1/(m+M) = %s (Kong & Ribero Prop 2.1(c),"
             + " unclipped; m = %s, M = %s)", lambda, max, m, bigM);
       }
-    }
-
-    private static void checkPositive(String what, double value) {
-      checkArgument(value > 0 && Double.isFinite(value), "%s must be set, finite and > 0, was %s", what, value);
     }
   }
 }

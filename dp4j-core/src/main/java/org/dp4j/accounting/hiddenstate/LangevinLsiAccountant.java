@@ -1,6 +1,7 @@
 package org.dp4j.accounting.hiddenstate;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.accounting.hiddenstate.Hypotheses.checkPositive;
 
 import java.util.List;
 import org.dp4j.accounting.NeighbouringRelation;
@@ -67,11 +68,6 @@ public final class LangevinLsiAccountant implements HiddenStateAccountant {
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public ThreatModel threatModel() {
-    return ThreatModel.LAST_ITERATE_ONLY;
   }
 
   @Override
@@ -160,10 +156,6 @@ public final class LangevinLsiAccountant implements HiddenStateAccountant {
           + " needs λ ≤ β)", lambda, beta);
       checkArgument(eta < 1 / beta, "η = %s violates η < 1/β = %s (Thm VII.1; β = %s)", eta, 1 / beta, beta);
       return new LangevinLsiAccountant(this);
-    }
-
-    private static void checkPositive(String what, double value) {
-      checkArgument(value > 0 && Double.isFinite(value), "%s must be set, finite and > 0, was %s", what, value);
     }
   }
 }

@@ -1,6 +1,7 @@
 package org.dp4j.accounting.hiddenstate;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.accounting.hiddenstate.Hypotheses.checkPositive;
 
 import java.util.List;
 import org.dp4j.accounting.NeighbouringRelation;
@@ -83,11 +84,6 @@ public final class PabiAccountant implements HiddenStateAccountant {
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public ThreatModel threatModel() {
-    return ThreatModel.LAST_ITERATE_ONLY;
   }
 
   @Override
@@ -194,10 +190,6 @@ public final class PabiAccountant implements HiddenStateAccountant {
       checkArgument(eta <= 2 / beta, "η = %s violates η ≤ 2/β = %s (contraction of the gradient step,"
           + " FMTT18; β = %s)", eta, 2 / beta, beta);
       return new PabiAccountant(this);
-    }
-
-    private static void checkPositive(String what, double value) {
-      checkArgument(value > 0 && Double.isFinite(value), "%s must be set, finite and > 0, was %s", what, value);
     }
   }
 }

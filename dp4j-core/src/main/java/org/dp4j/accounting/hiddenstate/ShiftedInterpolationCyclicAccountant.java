@@ -11,7 +11,6 @@ import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * Gaussian-DP of the last iterate of noisy cyclic gradient descent by shifted interpolation (Bok, Su
@@ -167,11 +166,6 @@ public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAc
   @Override
   public String name() {
     return NAME;
-  }
-
-  @Override
-  public ThreatModel threatModel() {
-    return ThreatModel.LAST_ITERATE_ONLY;
   }
 
   @Override

@@ -45,6 +45,7 @@ public final class YeShokriConfig {
   private final double sigmaSquared;
   private final double normalisationNoiseMultiplier;
   private final FirstTerm firstTerm;
+  private final String lossConstantsSource;
   private final List<String> noiseDescription;
 
   private YeShokriConfig(Builder b, double gradientSensitivity, double sigmaSquared, List<String> noiseDescription) {
@@ -58,6 +59,7 @@ public final class YeShokriConfig {
     this.sigmaSquared = sigmaSquared;
     this.normalisationNoiseMultiplier = b.normalisationNoiseMultiplier;
     this.firstTerm = b.firstTerm;
+    this.lossConstantsSource = b.lossConstantsSource;
     this.noiseDescription = List.copyOf(noiseDescription);
   }
 
@@ -77,6 +79,7 @@ public final class YeShokriConfig {
     b.smoothness = smoothness;
     b.normalisationNoiseMultiplier = normalisationNoiseMultiplier;
     b.firstTerm = firstTerm;
+    b.lossConstantsSource = lossConstantsSource;
     return new YeShokriConfig(b, gradientSensitivity, sigmaSquared, noiseDescription);
   }
 
@@ -130,6 +133,11 @@ public final class YeShokriConfig {
     return normalisationNoiseMultiplier;
   }
 
+  /** Where λ and β come from: "user-asserted" unless a certifier derived them from the configuration. */
+  public String lossConstantsSource() {
+    return lossConstantsSource;
+  }
+
   public FirstTerm firstTerm() {
     return firstTerm;
   }
@@ -181,6 +189,7 @@ public final class YeShokriConfig {
     private double noiseMultiplier = Double.NaN;
     private double normalisationNoiseMultiplier = Double.POSITIVE_INFINITY;
     private FirstTerm firstTerm = FirstTerm.STATED;
+    private String lossConstantsSource = "user-asserted";
 
     private Builder() {}
 
@@ -267,6 +276,15 @@ public final class YeShokriConfig {
     /** STATED (default) or TIGHT first term of Thm 4.4 / 5.2. */
     public Builder firstTerm(FirstTerm firstTerm) {
       this.firstTerm = checkNotNull(firstTerm, "firstTerm");
+      return this;
+    }
+
+    /**
+     * How λ and β were obtained, printed with the loss assumption; "user-asserted" by default. Only code
+     * that derives them from the model and data (e.g. {@code SoftmaxRegressionCertificate}) sets it.
+     */
+    public Builder lossConstantsSource(String source) {
+      this.lossConstantsSource = checkNotNull(source, "source");
       return this;
     }
 

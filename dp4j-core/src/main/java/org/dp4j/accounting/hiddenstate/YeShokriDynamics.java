@@ -42,8 +42,8 @@ final class YeShokriDynamics {
 
   /** The loss conditions of the strongly convex theorems, as printed in a guarantee. */
   static String lossAssumption(YeShokriConfig config) {
-    return String.format("loss λ-strongly convex and β-smooth with λ = %s, β = %s (user-asserted); η < 2/(λ+β)",
-        config.strongConvexity(), config.smoothness());
+    return String.format("loss λ-strongly convex and β-smooth with λ = %s, β = %s (%s); η < 2/(λ+β)",
+        config.strongConvexity(), config.smoothness(), config.lossConstantsSource());
   }
 
   /** Refuses η ≥ limit with a message such as "η = 0.6 violates η < 2/(λ+β) = 0.4". */

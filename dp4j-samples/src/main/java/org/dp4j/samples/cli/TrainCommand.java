@@ -221,10 +221,8 @@ final class TrainCommand implements Callable<Integer> {
     DataSet testSet = test.toDataSet(DataType.FLOAT);
     List<Double> accuracies = new ArrayList<>();
     ProgressDisplay progress = new ProgressDisplay(cmd.getErr(), setup.stepsPerEpoch());
-    TrainingResult result = DpSgdTrainer.builder(net, data)
-        .sampler(org.dp4j.sampling.PoissonSampler.withExpectedBatchSize(data.size(), b,
-            org.dp4j.noise.AesCtrRandom.secure()))
-        .ledger(ledger).epochs(k)
+    // The setup's secure Poisson sampler; the ledger here may carry --budget instead of the target.
+    TrainingResult result = setup.trainer(net, data).ledger(ledger)
         .onStep(progress::step)
         .onEpoch(row -> {
           double acc = accuracy(net, testSet);
