@@ -152,9 +152,7 @@ public final class DpSgdTrainer {
   }
 
   private void closeRow(int epoch, boolean partial) {
-    List<LedgerRow> rows = ledger.rows();
-    long recorded = rows.isEmpty() ? 0 : rows.get(rows.size() - 1).steps();
-    if (partial && ledger.steps() == recorded) {
+    if (partial && ledger.stepsSinceLastRow() == 0) {
       return;
     }
     LedgerRow row = ledger.closeEpoch(epoch);
@@ -236,8 +234,7 @@ public final class DpSgdTrainer {
       checkState(sampler != null, "a sampler is required");
       checkState(ledger != null, "a ledger is required");
       checkState(epochs > 0, "epochs are required");
-      List<LedgerRow> rows = ledger.rows();
-      checkState(ledger.steps() == (rows.isEmpty() ? 0 : rows.get(rows.size() - 1).steps()),
+      checkState(ledger.stepsSinceLastRow() == 0,
           "the ledger must be fresh or restored at an epoch boundary, it has %s steps", ledger.steps());
       if (noise == null) {
         noise = PrefetchingNoise.secure();

@@ -84,9 +84,7 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
 
   /** Closes a partial epoch (e.g. after a budget stop) if it accounted any step. */
   public void closePartialEpoch() {
-    List<LedgerRow> rows = ledger.rows();
-    long recorded = rows.isEmpty() ? 0 : rows.get(rows.size() - 1).steps();
-    if (ledger.steps() > recorded) {
+    if (ledger.stepsSinceLastRow() > 0) {
       LedgerRow row = ledger.closeEpoch(++epoch);
       epochConsumers.forEach(c -> c.accept(row));
     }

@@ -179,6 +179,11 @@ public final class PrivacyLedger {
     return wouldExceedBudget(lo) ? 0 : lo;
   }
 
+  /** Steps accounted since the last closed row (all steps if no row was closed yet). */
+  public long stepsSinceLastRow() {
+    return rows.isEmpty() ? steps : steps - rows.get(rows.size() - 1).steps();
+  }
+
   /** Records the row of the epoch just finished. */
   public LedgerRow closeEpoch(int epoch) {
     checkState(rows.isEmpty() || rows.get(rows.size() - 1).epoch() < epoch,
