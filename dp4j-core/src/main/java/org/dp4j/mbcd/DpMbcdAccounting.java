@@ -93,9 +93,12 @@ public final class DpMbcdAccounting {
         "the proximal-point block step applies a data-dependent map to unclipped updates, which SAFE accounting"
             + " cannot certify (digest 003 P6, P10); account it in PAPER mode (the paper's claim) or use"
             + " BlockStepRule.GRADIENT");
+    // SAFE sees the map as it is (mean parameters); PAPER keeps the paper's η and o, as its numbers do
+    boolean paper = mode == DpMbcdMode.PAPER;
     DpMbcdConfig.Builder b = DpMbcdConfig.builder().datasetSize(m.examplesUsed())
-        .batchSize(m.batchSize()).stepSize(m.learningRate()).noiseTemperature(m.noiseSchedule())
-        .mode(mode);
+        .batchSize(m.batchSize()).stepSize(paper ? m.learningRate() : m.meanLearningRate())
+        .noiseTemperature(paper ? m.noiseSchedule() : m.meanNoiseSchedule()).mode(mode)
+        .batchSums(paper && m.batchReduction() == BatchReduction.SUM);
     int last = m.numReleasedBlocks() - 1;
     for (int d = 0; d <= last; d++) {
       double rho = m.activationNormBound(d);

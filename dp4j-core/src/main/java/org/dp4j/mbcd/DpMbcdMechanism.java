@@ -34,6 +34,7 @@ public final class DpMbcdMechanism {
   private final double clipNorm;
   private final double strongConvexity;
   private final BlockStepRule blockStepRule;
+  private final BatchReduction batchReduction;
   private final NoiseTemperatureSchedule noiseSchedule;
   private final String scheduleDescription;
   private final long[] blockParameterCounts;
@@ -50,6 +51,7 @@ public final class DpMbcdMechanism {
     this.clipNorm = b.clipNorm;
     this.strongConvexity = b.strongConvexity;
     this.blockStepRule = b.blockStepRule;
+    this.batchReduction = b.batchReduction;
     this.noiseSchedule = b.noiseSchedule;
     this.scheduleDescription = NoiseTemperatureSchedule.describe(b.noiseSchedule, b.epochs,
         b.samplingPlan.stepsPerEpoch());
@@ -120,6 +122,33 @@ public final class DpMbcdMechanism {
   /** Gradient step (Eq. 14, the default) or the paper's proximal-point variant (Eq. 17). */
   public BlockStepRule blockStepRule() {
     return blockStepRule;
+  }
+
+  /** Whether block steps use batch means (default) or the paper's printed batch sums (digest 003 P7). */
+  public BatchReduction batchReduction() {
+    return batchReduction;
+  }
+
+  /**
+   * The step size applied to the batch-mean gradient: η for {@link BatchReduction#MEAN}, η·b for
+   * {@link BatchReduction#SUM} (the same map). SAFE accounting and the trainer use this.
+   */
+  public double meanLearningRate() {
+    return batchReduction == BatchReduction.SUM ? learningRate * batchSize() : learningRate;
+  }
+
+  /** o(k, j) in the mean parameterisation: o for MEAN, o/b for SUM, so 2·η_mean·o_mean = 2η·o. */
+  public double meanTemperature(int epoch, int batch) {
+    return meanNoiseSchedule().temperature(epoch, batch);
+  }
+
+  /** The schedule in the mean parameterisation (see {@link #meanTemperature}). */
+  public NoiseTemperatureSchedule meanNoiseSchedule() {
+    if (batchReduction == BatchReduction.MEAN) {
+      return noiseSchedule;
+    }
+    double b = batchSize();
+    return (epoch, batch) -> noiseSchedule.temperature(epoch, batch) / b;
   }
 
   /** S_g = 2C: the replace-one sensitivity of one example's clipped gradient (digest P6). */
@@ -198,7 +227,8 @@ public final class DpMbcdMechanism {
     return "DP-MBCD: eta=" + learningRate + ", gamma=" + gamma + ", b=" + batchSize() + ", N="
         + numBatchesPerEpoch() + " (dropped " + examplesDropped() + "), K=" + epochs + ", C="
         + clipNorm + ", S_g=2C" + (strongConvexity > 0 ? ", mu=" + strongConvexity : "")
-        + ", noise " + scheduleDescription + ", step " + blockStepRule + ", blocks="
+        + ", noise " + scheduleDescription + ", step " + blockStepRule
+        + (batchReduction == BatchReduction.SUM ? " on batch sums" : "") + ", blocks="
         + Arrays.toString(blockParameterCounts) + ", rho=" + Arrays.toString(activationNormBounds)
         + ", prox " + proxDescription + " (L_T=" + proxLipschitz + ")"
         + (secureNoise ? "" : ", INSECURE SEEDED NOISE");
@@ -213,6 +243,7 @@ public final class DpMbcdMechanism {
     private double clipNorm = Double.NaN;
     private double strongConvexity;
     private BlockStepRule blockStepRule = BlockStepRule.GRADIENT;
+    private BatchReduction batchReduction = BatchReduction.MEAN;
     private NoiseTemperatureSchedule noiseSchedule;
     private long[] blockParameterCounts;
     private double[] activationNormBounds;
@@ -224,6 +255,12 @@ public final class DpMbcdMechanism {
 
     public Builder learningRate(double eta) {
       this.learningRate = eta;
+      return this;
+    }
+
+    /** MEAN (default) or the paper's printed SUM (digest 003 P7). */
+    public Builder batchReduction(BatchReduction reduction) {
+      this.batchReduction = reduction;
       return this;
     }
 
@@ -297,6 +334,7 @@ public final class DpMbcdMechanism {
           "clip norm C must be finite and > 0, was %s", clipNorm);
       checkNotNull(noiseSchedule, "noise schedule is required");
       checkNotNull(blockStepRule, "block step rule is required");
+      checkNotNull(batchReduction, "batch reduction is required");
       checkNotNull(blockParameterCounts, "blocks are required");
       checkArgument(blockParameterCounts.length >= 1
               && blockParameterCounts.length == activationNormBounds.length,

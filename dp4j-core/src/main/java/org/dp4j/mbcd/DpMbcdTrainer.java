@@ -89,7 +89,8 @@ public final class DpMbcdTrainer {
     }
     this.mechanism = DpMbcdMechanism.builder().learningRate(b.learningRate).gamma(b.gamma)
         .batches(partition.plan()).epochs(b.epochs).clipNorm(b.clipNorm)
-        .strongConvexity(b.strongConvexity).blockStepRule(b.blockStepRule).noiseSchedule(b.schedule)
+        .strongConvexity(b.strongConvexity).blockStepRule(b.blockStepRule)
+        .batchReduction(b.batchReduction).noiseSchedule(b.schedule)
         .blocks(counts, rho).prox(b.prox.description(), b.prox.lipschitzConstant(b.learningRate))
         .secureNoise(b.noise instanceof GaussianNoise g && g.isSecure()).build();
     this.ledger = b.accounting.ledger(mechanism);
@@ -232,23 +233,24 @@ public final class DpMbcdTrainer {
       aux.u(d, j).assign(PreActivationUpdate.solve(x[d + 1], model.block(d).apply(x[d])));
     }
     // Eq. 14: every released block, noisy proximal step on clipped per-example gradients
-    double o = mechanism.temperature(epoch, j);
+    double o = mechanism.meanTemperature(epoch, j);
+    double eta = mechanism.meanLearningRate();
     for (int d = 0; d <= depth; d++) {
       boolean output = d == depth;
       INDArray target = output ? y : aux.u(d, j);
       double weight = output ? 1.0 : mechanism.gamma();
       if (mechanism.blockStepRule() == BlockStepRule.PROXIMAL_POINT) {
-        ProximalPointStep.apply(model.block(d), x[d], target, weight, mechanism.learningRate(),
+        ProximalPointStep.apply(model.block(d), x[d], target, weight, eta,
             mechanism.strongConvexity(), o, prox, noise);
         continue;
       }
       ClippedBlockGradient g = ClippedBlockGradient.compute(model.block(d), x[d], target, weight,
           mechanism.clipNorm());
-      NoisyProximalStep.apply(model.block(d), g, mechanism.learningRate(),
+      NoisyProximalStep.apply(model.block(d), g, eta,
           mechanism.strongConvexity(), o, prox, noise);
     }
     for (DpMbcdStepListener l : listeners) {
-      l.stepDone(epoch, j, o);
+      l.stepDone(epoch, j, mechanism.temperature(epoch, j));
     }
   }
 
@@ -271,6 +273,7 @@ public final class DpMbcdTrainer {
     private double inputNormBound = Double.POSITIVE_INFINITY;
     private double strongConvexity;
     private BlockStepRule blockStepRule = BlockStepRule.GRADIENT;
+    private BatchReduction batchReduction = BatchReduction.MEAN;
     private NoiseTemperatureSchedule schedule;
     private ProximalOperator prox = ProximalOperator.none();
     private NoiseSource noise;
@@ -350,6 +353,15 @@ public final class DpMbcdTrainer {
     /** How each released block steps (default {@link BlockStepRule#GRADIENT}). */
     public Builder blockStepRule(BlockStepRule rule) {
       this.blockStepRule = checkNotNull(rule, "rule");
+      return this;
+    }
+
+    /**
+     * MEAN (default) or SUM, the paper's Eq. 15–17 as printed: η and o then apply to batch sums, i.e. the
+     * run equals a MEAN run with η·b and o/b (digest 003 P7).
+     */
+    public Builder batchReduction(BatchReduction reduction) {
+      this.batchReduction = checkNotNull(reduction, "reduction");
       return this;
     }
 

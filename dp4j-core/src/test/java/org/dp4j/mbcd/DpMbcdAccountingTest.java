@@ -67,6 +67,36 @@ class DpMbcdAccountingTest {
   }
 
   @Test
+  void batchSumsAreAccountedWithTheirMeanParametersInSafeModeAndFlaggedInPaperMode() {
+    DpMbcdAccounting safe = DpMbcdAccounting.builder().orders(ALPHA_2_10).build();
+    // SUM with η = 0.05, o = 0.02 at b = 2 is the MEAN run η = 0.1, o = 0.01 of digest 003 §5.2
+    DpMbcdTrainer sum = tiny(2, safe).learningRate(0.05).noiseSchedule(NoiseTemperatureSchedule.constant(0.02))
+        .batchReduction(BatchReduction.SUM).build();
+    DpMbcdTrainer mean = tiny(2, safe).build();
+    DpMbcdConfig sumConfig = safe.config(sum.mechanism());
+    assertThat(sumConfig.stepSize()).isCloseTo(0.1, within(1e-15));
+    assertThat(sumConfig.noiseTemperature().temperature(1, 1)).isCloseTo(0.01, within(1e-15));
+    assertThat(sumConfig.batchSums()).isFalse();
+    assertThat(sumConfig.blocks().get(0).lipschitzF()).isCloseTo(0.9, within(1e-15));
+    for (int s = 0; s < 4; s++) {
+      sum.ledger().tryStep();
+      mean.ledger().tryStep();
+    }
+    assertThat(sum.ledger().closeEpoch(2).hiddenState().orElseThrow().epsilon()).isCloseTo(
+        mean.ledger().closeEpoch(2).hiddenState().orElseThrow().epsilon(), within(1e-12));
+    // PAPER keeps the paper's η and o, and says that this understates the RDP
+    DpMbcdAccounting paper = DpMbcdAccounting.builder().mode(DpMbcdMode.PAPER).orders(ALPHA_2_10).build();
+    DpMbcdConfig paperConfig = paper.config(sum.mechanism());
+    assertThat(paperConfig.stepSize()).isEqualTo(0.05);
+    assertThat(paperConfig.batchSums()).isTrue();
+    assertThat(String.join(" ", new DpMbcdAccountant(paperConfig).assumptions()))
+        .contains("SUM over the batch").contains("understates").contains("not a guarantee");
+    assertThatThrownBy(() -> DpMbcdConfig.builder().datasetSize(4).batchSize(2).stepSize(0.1)
+        .noiseTemperature(NoiseTemperatureSchedule.constant(0.01)).block("W", 0.9, 1, 1).batchSums(true).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PAPER mode only");
+  }
+
+  @Test
   void ledgerRowsMatchDigestVectorInBothModes() {
     for (DpMbcdMode mode : DpMbcdMode.values()) {
       DpMbcdTrainer t = tiny(2, DpMbcdAccounting.builder().mode(mode).orders(ALPHA_2_10).build()).build();

@@ -116,6 +116,29 @@ class DpMbcdTrainerTest {
     assertThat(Math.abs(a[0] - c[0])).isGreaterThan(1e-6);
   }
 
+  @Test
+  void batchSumsAreTheMeanRunWithStepTimesBAndTemperatureOverB() {
+    // digest 003 P7: Eq. 17 as printed sums over the batch; the same map is the mean step with η·b, o/b
+    INDArray[] train = blobs(300, 6);
+    INDArray probe = blobs(10, 7)[0];
+    DpMbcdAccounting paper = DpMbcdAccounting.builder().mode(org.dp4j.accounting.hiddenstate.DpMbcdMode.PAPER).build();
+    for (BlockStepRule rule : BlockStepRule.values()) {
+      DpMbcdTrainer sum = trainer(LiftedMlpTest.mlp(5, 8, 16, 3), train, 1e-3).epochs(2).learningRate(0.01)
+          .blockStepRule(rule).batchReduction(BatchReduction.SUM).accounting(paper).build();
+      DpMbcdTrainer mean = trainer(LiftedMlpTest.mlp(5, 8, 16, 3), train, 1e-3 / 50).epochs(2)
+          .learningRate(0.01 * 50).blockStepRule(rule).accounting(paper).build();
+      assertThat(sum.mechanism().meanLearningRate()).isCloseTo(0.5, within(1e-15));
+      assertThat(sum.mechanism().meanTemperature(1, 3)).isCloseTo(2e-5, within(1e-20));
+      assertThat(sum.mechanism().noiseStd(1, 3)).as("the noise is the same in both parameterisations")
+          .isCloseTo(mean.mechanism().noiseStd(1, 3), within(1e-15));
+      sum.fit();
+      mean.fit();
+      assertThat(sum.releasedNetwork().output(probe).reshape(30).toDoubleVector()).as(rule.name())
+          .containsExactly(mean.releasedNetwork().output(probe).reshape(30).toDoubleVector(), within(1e-9));
+      assertThat(sum.mechanism().toString()).contains("on batch sums");
+    }
+  }
+
   private static double[] run(INDArray[] train, double o, INDArray probe) {
     DpMbcdTrainer t = trainer(LiftedMlpTest.mlp(5, 8, 16, 3), train, o).epochs(1).build();
     t.fit();

@@ -152,8 +152,13 @@ public final class DpMbcdAccountant implements HiddenStateAccountant {
         config.batchesPerEpoch(), config.batchSize(), config.datasetSize()));
     list.add("noise temperature schedule o(k, j) fixed before training, independent of the data");
     list.add("initial parameters independent of the private data (point-mass start, c_0 = ∞)");
-    list.add("block gradients are batch means; hidden auxiliaries are never released and, as the paper"
-        + " claims but does not prove, leak nothing between blocks (digest 003 P10)");
+    list.add(config.batchSums()
+        ? "block updates SUM over the batch (Eq. 15–17 as printed) but η, o and S_g enter as for a batch mean, as"
+            + " in the paper's numbers: this understates the RDP (by up to b² = " + (double) config.batchSize()
+            * config.batchSize() + "; digest 003 P7), so it is the paper's claim, not a guarantee"
+        : "block gradients are batch means");
+    list.add("hidden auxiliaries are never released and, as the paper claims but does not prove, leak nothing"
+        + " between blocks (digest 003 P10)");
     list.add("only the final released blocks leave the trainer: no checkpoints or evaluation on private data");
     if (config.mode() == DpMbcdMode.PAPER) {
       list.add("PAPER mode: contraction exponent −1/L_T², as printed, unjustified for L_T < 1 (digest 003 P5)");

@@ -31,6 +31,7 @@ public final class DpMbcdConfig {
   private final int batchesPerEpoch;
   private final NoiseTemperatureSchedule noiseTemperature;
   private final DpMbcdMode mode;
+  private final boolean batchSums;
   private final List<DpMbcdBlock> blocks;
 
   private DpMbcdConfig(Builder b, List<DpMbcdBlock> blocks) {
@@ -40,6 +41,7 @@ public final class DpMbcdConfig {
     this.batchesPerEpoch = (int) (b.datasetSize / b.batchSize);
     this.noiseTemperature = b.noiseTemperature;
     this.mode = b.mode;
+    this.batchSums = b.batchSums;
     this.blocks = List.copyOf(blocks);
   }
 
@@ -75,6 +77,14 @@ public final class DpMbcdConfig {
     return mode;
   }
 
+  /**
+   * True if the updates sum over the batch while η, o and S_g are taken as for a mean (PAPER mode only: the
+   * paper's Eq. 15–17 as printed; digest 003 P7). The bound then understates the RDP.
+   */
+  public boolean batchSums() {
+    return batchSums;
+  }
+
   /** The released blocks, in the order given. */
   public List<DpMbcdBlock> blocks() {
     return blocks;
@@ -87,6 +97,7 @@ public final class DpMbcdConfig {
     private int batchSize = -1;
     private NoiseTemperatureSchedule noiseTemperature;
     private DpMbcdMode mode = DpMbcdMode.SAFE;
+    private boolean batchSums;
     private final List<DoubleFunction<DpMbcdBlock>> blockSpecs = new ArrayList<>();
     private final List<String> paperConstantBlocks = new ArrayList<>();
 
@@ -122,6 +133,16 @@ public final class DpMbcdConfig {
     /** SAFE (default) or PAPER contraction exponent, see {@link DpMbcdMode}. */
     public Builder mode(DpMbcdMode mode) {
       this.mode = checkNotNull(mode, "mode");
+      return this;
+    }
+
+    /**
+     * Declares that the block updates sum over the batch while this config's η, o and S_g are the paper's
+     * (mean-based) ones: allowed in PAPER mode only, where the guarantee then says it understates the RDP
+     * (digest 003 P7). SAFE accounting of a summed run uses the equivalent mean parameters instead.
+     */
+    public Builder batchSums(boolean sums) {
+      this.batchSums = sums;
       return this;
     }
 
@@ -192,6 +213,9 @@ public final class DpMbcdConfig {
           datasetSize);
       checkArgument(datasetSize / batchSize <= Integer.MAX_VALUE, "N = n/b = %s batches per epoch is too large",
           datasetSize / batchSize);
+      checkArgument(mode == DpMbcdMode.PAPER || !batchSums,
+          "batch sums with mean-based η, o, S_g are the paper's accounting, allowed in PAPER mode only; SAFE mode"
+              + " needs the mean parameters η·b and o/b (digest 003 P7)");
       checkArgument(mode == DpMbcdMode.PAPER || paperConstantBlocks.isEmpty(),
           "blocks %s use the paper's constants L_F = |1 − γηρ²|, S_g = γρ², which are only allowed in PAPER mode"
               + " (digest 003 P4, P6)", paperConstantBlocks);

@@ -30,6 +30,17 @@ final class DpMbcdOptions {
           + "for large learning rates). Not certifiable (data-dependent map, unclipped): needs --mode paper.")
   boolean proximalPoint;
 
+  @Option(names = "--batch-reduction", paramLabel = "mean|sum",
+      description = "dp-mbcd: block steps on batch means (default; digest 003 P7) or on batch sums as the paper's "
+          + "Eq. 15-17 print them (eta and o then apply to sums: the same run as mean with eta*b and o/b). Safe "
+          + "accounting is correct for both; paper mode with sum repeats the paper's understatement and says so.")
+  String batchReduction;
+
+  @Option(names = "--hidden", paramLabel = "W1,W2,...", split = ",",
+      description = "dp-mbcd: widths of the hidden ReLU layers (default 256,256; the paper's MNIST MLP is 4 x 1200). "
+          + "The auxiliary store holds 2 x (sum of widths + 10) floats per training example.")
+  int[] hidden;
+
   @Option(names = "--accuracy-each-epoch",
       description = "dp-mbcd: also print test accuracy after every epoch (evaluates intermediate iterates, which the "
           + "hidden-state threat model assumes are never released; for experiments only).")
@@ -38,6 +49,6 @@ final class DpMbcdOptions {
   /** True if any dp-mbcd-only option was given (refused for other algorithms). */
   boolean anyGiven() {
     return noiseVariance != null || noiseSchedule != null || rho != null || mode != null || strongConvexity != null
-        || accuracyEachEpoch || proximalPoint;
+        || accuracyEachEpoch || proximalPoint || batchReduction != null || hidden != null;
   }
 }

@@ -26,6 +26,7 @@ import org.dp4j.data.MnistSplit;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
 import org.dp4j.listeners.LedgerReport;
+import org.dp4j.mbcd.BatchReduction;
 import org.dp4j.mbcd.BlockStepRule;
 import org.dp4j.mbcd.DpMbcdAccounting;
 import org.dp4j.mbcd.DpMbcdMechanism;
@@ -51,6 +52,9 @@ final class DpMbcdTrainRun {
   static final double CLIP_NORM = 1.0;
   static final double LEARNING_RATE = 0.1;
   static final double RHO = 1.0;
+  static final int[] HIDDEN = {256, 256};
+  /** The auxiliary store's cap: 4 x 1200 hidden units for 60,000 images need about 2.3 GB. */
+  static final long MAX_AUXILIARY_BYTES = 6L << 30;
 
   private final TrainCommand c;
   private final DpMbcdOptions o;
@@ -74,6 +78,11 @@ final class DpMbcdTrainRun {
       throw new CommandLine.ParameterException(cmd, "--proximal-point needs --mode paper: its data-dependent, "
           + "unclipped map is not covered by safe accounting (digest 003 P6, P10)");
     }
+    BatchReduction reduction = reduction(cmd);
+    int[] hidden = o.hidden != null ? o.hidden : HIDDEN;
+    for (int w : hidden) {
+      Checks.positive(cmd, "--hidden", w);
+    }
     NoiseScheduleSpec schedule = schedule(cmd, k);
     MnistVariant variant = c.parseDataset(cmd);
     String dataset = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -90,10 +99,11 @@ final class DpMbcdTrainRun {
     TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), n / b);
     DpMbcdTrainer trainer;
     try {
-      trainer = DpMbcdTrainer.builder(liftedMlp(c.seed), data.getFeatures(), data.getLabels())
+      trainer = DpMbcdTrainer.builder(liftedMlp(c.seed, hidden), data.getFeatures(), data.getLabels())
           .listener((epoch, batch, temperature) -> progress.step())
           .batchSize(b).epochs(k).learningRate(eta).clipNorm(clip).activationNormBound(rho).inputNormBound(rho)
-          .strongConvexity(mu).noiseSchedule(schedule.schedule()).accounting(accounting)
+          .strongConvexity(mu).noiseSchedule(schedule.schedule()).accounting(accounting).batchReduction(reduction)
+          .maxAuxiliaryBytes(MAX_AUXILIARY_BYTES)
           .blockStepRule(o.proximalPoint ? BlockStepRule.PROXIMAL_POINT : BlockStepRule.GRADIENT).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cmd, e.getMessage());
@@ -110,10 +120,12 @@ final class DpMbcdTrainRun {
       cmd.getErr().println("dp4j: note: no " + name(otherMode) + "-mode epsilon for this run: " + e.getMessage());
     }
     out.printf(Locale.ROOT, "dp4j train: DP-MBCD on %s (%d training images, %d batches of %d, %d dropped), lifted "
-            + "784-256-256-10 MLP (MSE), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps; ledger in %s "
-            + "mode%n", dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(), k, eta, clip, rho,
-        mu > 0 ? ", mu " + mu : "", m.scheduleDescription(),
-        o.proximalPoint ? "proximal-point (paper's variant, unclipped)" : "clipped gradient", name(mode));
+            + "%s MLP (MSE), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps on batch %s; ledger in %s "
+            + "mode; hidden auxiliaries %.0f MB%n", dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(),
+        architecture(hidden), k, eta, clip, rho, mu > 0 ? ", mu " + mu : "", m.scheduleDescription(),
+        o.proximalPoint ? "proximal-point (paper's variant, unclipped)" : "clipped gradient",
+        reduction == BatchReduction.SUM ? "sums (the paper's Eq. 17 as printed)" : "means", name(mode),
+        trainer.auxiliaryBytes() / 1e6);
     if (o.accuracyEachEpoch) {
       cmd.getErr().println("dp4j: warning: --accuracy-each-epoch evaluates intermediate iterates; the hidden-state "
           + "epsilon assumes only the final blocks are released");
@@ -186,6 +198,8 @@ final class DpMbcdTrainRun {
     r.put("algorithm", "dp-mbcd");
     r.put("dataset", dataset);
     r.put("model", "mlp");
+    r.put("architecture", architecture(o.hidden != null ? o.hidden : HIDDEN));
+    r.put("batchReduction", m.batchReduction().name().toLowerCase(Locale.ROOT));
     r.put("testAccuracy", accuracy);
     r.put("epsilon", last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
     r.put("mode", name(mode));
@@ -289,18 +303,40 @@ final class DpMbcdTrainRun {
     }
   }
 
-  /** 784-256-256-10, ReLU, identity output with squared loss (the paper's MSE; LiftedMlp's contract). */
-  static MultiLayerNetwork liftedMlp(long seed) {
-    var conf = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
-        .weightInit(WeightInit.RELU).list()
-        .layer(new DenseLayer.Builder().nIn(784).nOut(256).activation(Activation.RELU).build())
-        .layer(new DenseLayer.Builder().nIn(256).nOut(256).activation(Activation.RELU).build())
-        .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nIn(256).nOut(10)
+  /** 784-h1-...-10, ReLU, identity output with squared loss (the paper's MSE; LiftedMlp's contract). */
+  static MultiLayerNetwork liftedMlp(long seed, int... hidden) {
+    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
+        .weightInit(WeightInit.RELU).list();
+    int in = 784;
+    for (int width : hidden) {
+      list.layer(new DenseLayer.Builder().nIn(in).nOut(width).activation(Activation.RELU).build());
+      in = width;
+    }
+    var conf = list.layer(new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nIn(in).nOut(10)
             .activation(Activation.IDENTITY).weightInit(WeightInit.XAVIER).build())
         .build();
     MultiLayerNetwork net = new MultiLayerNetwork(conf);
     net.init();
     return net;
+  }
+
+  private static String architecture(int[] hidden) {
+    StringBuilder a = new StringBuilder("784");
+    for (int w : hidden) {
+      a.append('-').append(w);
+    }
+    return a.append("-10").toString();
+  }
+
+  private BatchReduction reduction(CommandLine cmd) {
+    if (o.batchReduction == null) {
+      return BatchReduction.MEAN;
+    }
+    try {
+      return BatchReduction.valueOf(o.batchReduction.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cmd, "--batch-reduction must be mean or sum, was " + o.batchReduction);
+    }
   }
 
   private static int[] range(int n) {
