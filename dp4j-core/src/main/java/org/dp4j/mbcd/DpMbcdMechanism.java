@@ -35,6 +35,7 @@ public final class DpMbcdMechanism {
   private final double strongConvexity;
   private final BlockStepRule blockStepRule;
   private final BatchReduction batchReduction;
+  private final OutputLoss outputLoss;
   private final NoiseTemperatureSchedule noiseSchedule;
   private final String scheduleDescription;
   private final long[] blockParameterCounts;
@@ -52,6 +53,7 @@ public final class DpMbcdMechanism {
     this.strongConvexity = b.strongConvexity;
     this.blockStepRule = b.blockStepRule;
     this.batchReduction = b.batchReduction;
+    this.outputLoss = b.outputLoss;
     this.noiseSchedule = b.noiseSchedule;
     this.scheduleDescription = NoiseTemperatureSchedule.describe(b.noiseSchedule, b.epochs,
         b.samplingPlan.stepsPerEpoch());
@@ -122,6 +124,11 @@ public final class DpMbcdMechanism {
   /** Gradient step (Eq. 14, the default) or the paper's proximal-point variant (Eq. 17). */
   public BlockStepRule blockStepRule() {
     return blockStepRule;
+  }
+
+  /** The output block's loss R (squared, or softmax cross-entropy with half the curvature bound). */
+  public OutputLoss outputLoss() {
+    return outputLoss;
   }
 
   /** Whether block steps use batch means (default) or the paper's printed batch sums (digest 003 P7). */
@@ -196,9 +203,12 @@ public final class DpMbcdMechanism {
     return activationNormBounds[block];
   }
 
-  /** β_d = w_d(ρ_d² + 1), the enforced bound on the block Hessian norm (+∞ if ρ_d is not enforced). */
+  /**
+   * β_d = w_d(ρ_d² + 1), the enforced bound on the block Hessian norm (+∞ if ρ_d is not enforced); w_d = γ for
+   * hidden blocks, the output loss's curvature bound (1 squared, ½ softmax cross-entropy) for the output.
+   */
   public double smoothnessBound(int block) {
-    double w = block == blockParameterCounts.length - 1 ? 1.0 : gamma;
+    double w = block == blockParameterCounts.length - 1 ? outputLoss.curvatureBound() : gamma;
     double rho = activationNormBounds[block];
     return w * (rho * rho + 1);
   }
@@ -228,7 +238,8 @@ public final class DpMbcdMechanism {
         + numBatchesPerEpoch() + " (dropped " + examplesDropped() + "), K=" + epochs + ", C="
         + clipNorm + ", S_g=2C" + (strongConvexity > 0 ? ", mu=" + strongConvexity : "")
         + ", noise " + scheduleDescription + ", step " + blockStepRule
-        + (batchReduction == BatchReduction.SUM ? " on batch sums" : "") + ", blocks="
+        + (batchReduction == BatchReduction.SUM ? " on batch sums" : "") + ", output "
+        + outputLoss.description() + ", blocks="
         + Arrays.toString(blockParameterCounts) + ", rho=" + Arrays.toString(activationNormBounds)
         + ", prox " + proxDescription + " (L_T=" + proxLipschitz + ")"
         + (secureNoise ? "" : ", INSECURE SEEDED NOISE");
@@ -244,6 +255,7 @@ public final class DpMbcdMechanism {
     private double strongConvexity;
     private BlockStepRule blockStepRule = BlockStepRule.GRADIENT;
     private BatchReduction batchReduction = BatchReduction.MEAN;
+    private OutputLoss outputLoss = OutputLoss.SQUARED;
     private NoiseTemperatureSchedule noiseSchedule;
     private long[] blockParameterCounts;
     private double[] activationNormBounds;
@@ -255,6 +267,12 @@ public final class DpMbcdMechanism {
 
     public Builder learningRate(double eta) {
       this.learningRate = eta;
+      return this;
+    }
+
+    /** The output block's loss (default the paper's squared loss); sets that block's curvature bound. */
+    public Builder outputLoss(OutputLoss loss) {
+      this.outputLoss = checkNotNull(loss, "loss");
       return this;
     }
 

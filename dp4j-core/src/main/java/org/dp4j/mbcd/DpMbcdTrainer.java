@@ -90,7 +90,7 @@ public final class DpMbcdTrainer {
     this.mechanism = DpMbcdMechanism.builder().learningRate(b.learningRate).gamma(b.gamma)
         .batches(partition.plan()).epochs(b.epochs).clipNorm(b.clipNorm)
         .strongConvexity(b.strongConvexity).blockStepRule(b.blockStepRule)
-        .batchReduction(b.batchReduction).noiseSchedule(b.schedule)
+        .batchReduction(b.batchReduction).outputLoss(model.outputLoss()).noiseSchedule(b.schedule)
         .blocks(counts, rho).prox(b.prox.description(), b.prox.lipschitzConstant(b.learningRate))
         .secureNoise(b.noise instanceof GaussianNoise g && g.isSecure()).build();
     this.ledger = b.accounting.ledger(mechanism);
@@ -194,9 +194,16 @@ public final class DpMbcdTrainer {
     return aux.bytes();
   }
 
-  /** Mean of ½‖f(x) − y‖² over the training examples used (a diagnostic on private data). */
+  /**
+   * Mean output loss over the training examples used (½‖f(x) − y‖², or −Σ y log p for cross-entropy): a
+   * diagnostic on private data.
+   */
   double trainingLoss() {
-    INDArray r = model.output(features).subi(labels);
+    INDArray out = model.output(features);
+    if (model.outputLoss() == OutputLoss.SOFTMAX_CROSS_ENTROPY) {
+      return -Transforms.log(out.addi(1e-30), false).muli(labels).sumNumber().doubleValue() / features.rows();
+    }
+    INDArray r = out.subi(labels);
     return 0.5 * r.mul(r).sumNumber().doubleValue() / features.rows();
   }
 
@@ -221,7 +228,7 @@ public final class DpMbcdTrainer {
     for (int d = 1; d <= depth; d++) {
       INDArray activatedPrev = Transforms.relu(aux.u(d - 1, j), true);
       x[d] = d < depth ? PostActivationUpdate.hidden(model.block(d), aux.u(d, j), activatedPrev)
-          : PostActivationUpdate.output(model.block(d), y, activatedPrev, mechanism.gamma());
+          : outputAuxiliary(model.block(d), y, activatedPrev);
       RowNormClip.clipInPlace(x[d], rho[d]);
     }
     x[0] = x0;
@@ -239,19 +246,34 @@ public final class DpMbcdTrainer {
       boolean output = d == depth;
       INDArray target = output ? y : aux.u(d, j);
       double weight = output ? 1.0 : mechanism.gamma();
+      boolean crossEntropy = output && model.outputLoss() == OutputLoss.SOFTMAX_CROSS_ENTROPY;
+      if (mechanism.blockStepRule() == BlockStepRule.PROXIMAL_POINT && crossEntropy) {
+        SoftmaxProx.blockStep(model.block(d), x[d], y, eta, mechanism.strongConvexity(), o, prox, noise);
+        continue;
+      }
       if (mechanism.blockStepRule() == BlockStepRule.PROXIMAL_POINT) {
         ProximalPointStep.apply(model.block(d), x[d], target, weight, eta,
             mechanism.strongConvexity(), o, prox, noise);
         continue;
       }
-      ClippedBlockGradient g = ClippedBlockGradient.compute(model.block(d), x[d], target, weight,
-          mechanism.clipNorm());
+      ClippedBlockGradient g = crossEntropy
+          // per-example CE gradient: x̃_iᵀ(p_i − y_i), so the residual is p − y
+          ? ClippedBlockGradient.fromResiduals(x[d],
+              Transforms.softmax(model.block(d).apply(x[d]), false).subi(y), true, mechanism.clipNorm())
+          : ClippedBlockGradient.compute(model.block(d), x[d], target, weight, mechanism.clipNorm());
       NoisyProximalStep.apply(model.block(d), g, eta,
           mechanism.strongConvexity(), o, prox, noise);
     }
     for (DpMbcdStepListener l : listeners) {
       l.stepDone(epoch, j, mechanism.temperature(epoch, j));
     }
+  }
+
+  /** x_D: closed form for the squared loss, the iterative prox for softmax cross-entropy. */
+  private INDArray outputAuxiliary(LinearBlock out, INDArray y, INDArray activatedPrev) {
+    return model.outputLoss() == OutputLoss.SQUARED
+        ? PostActivationUpdate.output(out, y, activatedPrev, mechanism.gamma())
+        : SoftmaxProx.auxiliary(out, y, activatedPrev, mechanism.gamma());
   }
 
   private INDArray batch(INDArray rows, int j) {

@@ -13,15 +13,18 @@ import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.nd4j.linalg.activations.impl.ActivationIdentity;
 import org.nd4j.linalg.activations.impl.ActivationReLU;
+import org.nd4j.linalg.activations.impl.ActivationSoftmax;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.lossfunctions.impl.LossL2;
+import org.nd4j.linalg.lossfunctions.impl.LossMCXENT;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * The released part of a lifted dense ReLU network (Chen &amp; Liu Eq. 3–4; digest 003 §1, §2.7): the
  * D+1 blocks W_0..W_D (weights and biases) of a DL4J {@link MultiLayerNetwork} made of D dense ReLU
- * layers and a final {@link OutputLayer} with identity activation and MSE (or L2) loss. The per-example
+ * layers and a final {@link OutputLayer} with identity activation and MSE (or L2) loss, or softmax with
+ * cross-entropy ({@link OutputLoss}). The per-example
  * auxiliaries x_d, u_d are not here: they live in the trainer and never leave it. DL4J's loss is only
  * checked to be a squared loss: the lifted objective uses R = ½‖W_D x_D + c_D − y‖² as in the paper,
  * whatever DL4J's own scaling (MSE divides by the number of outputs).
@@ -35,10 +38,12 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 public final class LiftedMlp {
   private final MultiLayerConfiguration conf;
   private final List<LinearBlock> blocks;
+  private final OutputLoss outputLoss;
 
-  private LiftedMlp(MultiLayerConfiguration conf, List<LinearBlock> blocks) {
+  private LiftedMlp(MultiLayerConfiguration conf, List<LinearBlock> blocks, OutputLoss outputLoss) {
     this.conf = conf;
     this.blocks = blocks;
+    this.outputLoss = outputLoss;
   }
 
   /** Validates the architecture and copies the network's current parameters. */
@@ -57,7 +62,8 @@ public final class LiftedMlp {
       blocks.add(LinearBlock.fromFlat(net.getLayer(i).params(), (int) ff.getNIn(),
           (int) ff.getNOut()));
     }
-    return new LiftedMlp(conf.clone(), blocks);
+    return new LiftedMlp(conf.clone(), blocks,
+        outputLoss((BaseOutputLayer) conf.getConf(layers - 1).getLayer()));
   }
 
   private static void checkLayer(int i, Layer layer, boolean last) {
@@ -81,13 +87,21 @@ public final class LiftedMlp {
     }
     checkArgument(layer instanceof OutputLayer,
         "the last layer must be an OutputLayer, was %s", layer.getClass().getSimpleName());
-    BaseOutputLayer out = (BaseOutputLayer) layer;
-    checkArgument(out.getActivationFn() instanceof ActivationIdentity,
-        "the output layer must use the identity activation (MSE regression on targets), was %s",
-        out.getActivationFn());
-    checkArgument(out.getLossFn() instanceof LossL2,
-        "the output layer must use MSE or L2 loss (the x_D closed form), was %s", out.getLossFn());
-    checkArgument(out.hasBias(), "the output layer must have a bias");
+    checkArgument(((BaseOutputLayer) layer).hasBias(), "the output layer must have a bias");
+    outputLoss((BaseOutputLayer) layer);
+  }
+
+  /** Squared loss with identity activation, or softmax with (multi-class) cross-entropy; nothing else. */
+  private static OutputLoss outputLoss(BaseOutputLayer out) {
+    if (out.getActivationFn() instanceof ActivationIdentity && out.getLossFn() instanceof LossL2) {
+      return OutputLoss.SQUARED;   // LossMSE is a LossL2
+    }
+    if (out.getActivationFn() instanceof ActivationSoftmax && out.getLossFn() instanceof LossMCXENT) {
+      return OutputLoss.SOFTMAX_CROSS_ENTROPY;   // LossNegativeLogLikelihood is a LossMCXENT
+    }
+    throw new IllegalArgumentException(String.format("the output layer must be identity + MSE/L2 (the paper's"
+        + " squared loss) or softmax + MCXENT/negative log-likelihood, was %s + %s", out.getActivationFn(),
+        out.getLossFn()));
   }
 
   private static boolean isEmpty(List<?> list) {
@@ -118,13 +132,22 @@ public final class LiftedMlp {
     return block(d).parameterCount();
   }
 
-  /** The standard forward pass x_{d+1} = ReLU(x_d·A_d + c_d), output x_D·A_D + c_D (no clipping). */
+  /** The output block's loss R. */
+  public OutputLoss outputLoss() {
+    return outputLoss;
+  }
+
+  /**
+   * The standard forward pass x_{d+1} = ReLU(x_d·A_d + c_d), output x_D·A_D + c_D, through softmax for the
+   * cross-entropy output (no clipping): what DL4J's {@code output} computes.
+   */
   public INDArray output(INDArray features) {
     INDArray x = features;
     for (int d = 0; d < depth(); d++) {
       x = Transforms.relu(blocks.get(d).apply(x), false);
     }
-    return blocks.get(depth()).apply(x);
+    INDArray logits = blocks.get(depth()).apply(x);
+    return outputLoss == OutputLoss.SOFTMAX_CROSS_ENTROPY ? Transforms.softmax(logits, false) : logits;
   }
 
   /** A new, initialised DL4J network with this configuration and the current released blocks. */

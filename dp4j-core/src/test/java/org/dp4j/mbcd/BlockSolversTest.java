@@ -223,6 +223,52 @@ class BlockSolversTest {
     assertThat(w.bias().getDouble(0)).isCloseTo(0.0916666667, within(1e-7));
   }
 
+  @Test
+  void softmaxOutputAuxiliaryMatchesScipyAndMinimisesItsObjectiveForEveryExample() {
+    // reference: scipy BFGS (gtol 1e-12) on CE(x·A + c, y) + (γ/2)‖x − s‖², A = [[1,−.5,.2],[.3,.8,−1]],
+    // c = [.1, 0, −.2], y = e_3, s = [.5, −.3], γ = .7  →  x = [0.2836167, −1.05164538]
+    LinearBlock out = block(new double[][] {{1, 0.3}, {-0.5, 0.8}, {0.2, -1}}, new double[] {0.1, 0, -0.2});
+    INDArray x = SoftmaxProx.auxiliary(out, row(0, 0, 1), row(0.5, -0.3), 0.7);
+    assertThat(x.reshape(2).toDoubleVector()).containsExactly(new double[] {0.2836167, -1.05164538}, within(1e-6));
+    Random rnd = new Random(21);
+    LinearBlock w = randomBlock(rnd, 4, 3);
+    INDArray s = Nd4j.randn(new long[] {6, 4});
+    INDArray y = Nd4j.zeros(6, 3);
+    for (int i = 0; i < 6; i++) {
+      y.putScalar(i, i % 3, 1.0);
+    }
+    INDArray xs = SoftmaxProx.auxiliary(w, y, s, 0.4);
+    for (int i = 0; i < 6; i++) {
+      int e = i;
+      checkLocalMinimum(rnd, xs.getRow(e).toDoubleVector(), z -> crossEntropy(
+          w.apply(Nd4j.createFromArray(z).reshape(1, 4)), y.getRow(e)) + 0.2 * sq(z, s.getRow(e)));
+    }
+  }
+
+  @Test
+  void softmaxProximalPointStepMatchesScipy() {
+    // reference: scipy BFGS on mean_i CE(x̃_i·Θ', y_i) + ‖Θ' − Θ‖²/(2η), η = 0.5, Θ = [A; c] as above,
+    // X = [[.6,.8],[.1,−.4],[−.5,.2]], Y = I_3 (no noise)
+    LinearBlock w = block(new double[][] {{1, 0.3}, {-0.5, 0.8}, {0.2, -1}}, new double[] {0.1, 0, -0.2});
+    INDArray x = Nd4j.createFromArray(new double[][] {{0.6, 0.8}, {0.1, -0.4}, {-0.5, 0.2}});
+    SoftmaxProx.blockStep(w, x, Nd4j.eye(3).castTo(DataType.DOUBLE), 0.5, 0.0, 0.01,
+        org.dp4j.prox.ProximalOperator.none(), (target, std) -> { });
+    assertThat(w.weights().reshape(6).toDoubleVector()).containsExactly(new double[] {
+        1.05363427, -0.47350128, 0.11986702, 0.36658279, 0.69278137, -0.95936416}, within(1e-6));
+    assertThat(w.bias().reshape(3).toDoubleVector())
+        .containsExactly(new double[] {0.06747993, -0.00831828, -0.15916165}, within(1e-6));
+  }
+
+  private static double crossEntropy(INDArray logits, INDArray oneHot) {
+    double[] l = logits.reshape(logits.length()).toDoubleVector();
+    double max = java.util.Arrays.stream(l).max().orElseThrow();
+    double sum = 0;
+    for (double v : l) {
+      sum += Math.exp(v - max);
+    }
+    return max + Math.log(sum) - logits.reshape(oneHot.shape()).mul(oneHot).sumNumber().doubleValue();
+  }
+
   /** A block whose paper-convention matrix is W [out, in]; DL4J's A = Wᵀ. */
   static LinearBlock block(double[][] w, double[] bias) {
     int out = w.length;

@@ -69,6 +69,23 @@ class DpMbcdTrainerTest {
   }
 
   @Test
+  void softmaxCrossEntropyOutputLearnsAndHalvesTheOutputSmoothnessBound() {
+    INDArray[] train = blobs(600, 11);
+    INDArray[] test = blobs(300, 12);
+    for (BlockStepRule rule : BlockStepRule.values()) {
+      DpMbcdTrainer t = trainer(LiftedMlpTest.softmaxMlp(5, 8, 16, 3), train, 1e-6).blockStepRule(rule)
+          .accounting(DpMbcdAccounting.builder().mode(org.dp4j.accounting.hiddenstate.DpMbcdMode.PAPER).build())
+          .build();
+      assertThat(t.mechanism().outputLoss()).isEqualTo(OutputLoss.SOFTMAX_CROSS_ENTROPY);
+      assertThat(t.mechanism().smoothnessBound(1)).as("½(ρ² + 1)").isEqualTo(1.0);
+      double lossBefore = t.trainingLoss();
+      t.fit();
+      assertThat(t.trainingLoss()).as(rule.name()).isLessThan(0.5 * lossBefore);
+      assertThat(accuracy(t.releasedNetwork().output(test[0]), test[1])).as(rule.name()).isGreaterThan(0.9);
+    }
+  }
+
+  @Test
   void mechanismDescribesWhatTheTrainerDoes() {
     INDArray[] train = blobs(610, 3);
     INDArray original = train[0].dup();

@@ -81,16 +81,43 @@ class LiftedMlpTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ReLU");
     var softmax = new NeuralNetConfiguration.Builder().dataType(DataType.DOUBLE).list()
         .layer(new DenseLayer.Builder().nIn(3).nOut(4).activation(Activation.RELU).build())
-        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(4).nOut(2)
+        .layer(new OutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2)
             .activation(Activation.SOFTMAX).build()).build();
     assertThatThrownBy(() -> LiftedMlp.from(init(softmax)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("identity");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("identity + MSE")
+        .hasMessageContaining("softmax + MCXENT");
     var l2 = new NeuralNetConfiguration.Builder().dataType(DataType.DOUBLE).l2(1e-4).list()
         .layer(new DenseLayer.Builder().nIn(3).nOut(4).activation(Activation.RELU).build())
         .layer(new OutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2)
             .activation(Activation.IDENTITY).build()).build();
     assertThatThrownBy(() -> LiftedMlp.from(init(l2)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ProximalOperator");
+  }
+
+  /** As {@link #mlp(long, int...)} with a softmax cross-entropy output layer. */
+  static MultiLayerNetwork softmaxMlp(long seed, int... widths) {
+    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.DOUBLE).list();
+    int last = widths.length - 2;
+    for (int i = 0; i < last; i++) {
+      list.layer(new DenseLayer.Builder().nIn(widths[i]).nOut(widths[i + 1])
+          .activation(Activation.RELU).build());
+    }
+    list.layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(widths[last]).nOut(widths[last + 1])
+        .activation(Activation.SOFTMAX).build());
+    return init(list.build());
+  }
+
+  @Test
+  void softmaxCrossEntropyOutputForwardAndExportEqualDl4j() {
+    MultiLayerNetwork net = softmaxMlp(8, 5, 7, 4);
+    net.setParams(Nd4j.randn(new long[] {1, net.numParams()}).muli(0.5));
+    LiftedMlp lifted = LiftedMlp.from(net);
+    assertThat(lifted.outputLoss()).isEqualTo(OutputLoss.SOFTMAX_CROSS_ENTROPY);
+    assertThat(LiftedMlp.from(mlp(1, 3, 2)).outputLoss()).isEqualTo(OutputLoss.SQUARED);
+    INDArray x = Nd4j.randn(new long[] {9, 5});
+    double[] expected = net.output(x).reshape(36).toDoubleVector();
+    assertThat(lifted.output(x).reshape(36).toDoubleVector()).containsExactly(expected, within(1e-13));
+    assertThat(lifted.toNetwork().output(x).reshape(36).toDoubleVector()).containsExactly(expected, within(1e-13));
   }
 
   private static MultiLayerNetwork init(MultiLayerConfiguration conf) {
