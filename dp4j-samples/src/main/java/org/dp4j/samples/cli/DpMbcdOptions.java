@@ -41,6 +41,11 @@ final class DpMbcdOptions {
           + "The auxiliary store holds 2 x (sum of widths + 10) floats per training example.")
   int[] hidden;
 
+  @Option(names = "--output", paramLabel = "mse|softmax",
+      description = "dp-mbcd: output block loss: mse (default, the paper's squared loss on one-hot targets, closed-form "
+          + "x-update) or softmax (cross-entropy; iterative prox of the output block).")
+  String output;
+
   @Option(names = "--accuracy-each-epoch",
       description = "dp-mbcd: also print test accuracy after every epoch (evaluates intermediate iterates, which the "
           + "hidden-state threat model assumes are never released; for experiments only).")
@@ -49,6 +54,7 @@ final class DpMbcdOptions {
   /** True if any dp-mbcd-only option was given (refused for other algorithms). */
   boolean anyGiven() {
     return noiseVariance != null || noiseSchedule != null || rho != null || mode != null || strongConvexity != null
-        || accuracyEachEpoch || proximalPoint || batchReduction != null || hidden != null;
+        || accuracyEachEpoch || proximalPoint || batchReduction != null || hidden != null
+        || output != null;
   }
 }

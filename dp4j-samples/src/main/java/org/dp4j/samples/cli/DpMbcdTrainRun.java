@@ -79,6 +79,7 @@ final class DpMbcdTrainRun {
           + "unclipped map is not covered by safe accounting (digest 003 P6, P10)");
     }
     BatchReduction reduction = reduction(cmd);
+    boolean softmax = softmaxOutput(cmd);
     int[] hidden = o.hidden != null ? o.hidden : HIDDEN;
     for (int w : hidden) {
       Checks.positive(cmd, "--hidden", w);
@@ -99,7 +100,7 @@ final class DpMbcdTrainRun {
     TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), n / b);
     DpMbcdTrainer trainer;
     try {
-      trainer = DpMbcdTrainer.builder(liftedMlp(c.seed, hidden), data.getFeatures(), data.getLabels())
+      trainer = DpMbcdTrainer.builder(liftedMlp(c.seed, softmax, hidden), data.getFeatures(), data.getLabels())
           .listener((epoch, batch, temperature) -> progress.step())
           .batchSize(b).epochs(k).learningRate(eta).clipNorm(clip).activationNormBound(rho).inputNormBound(rho)
           .strongConvexity(mu).noiseSchedule(schedule.schedule()).accounting(accounting).batchReduction(reduction)
@@ -120,9 +121,9 @@ final class DpMbcdTrainRun {
       cmd.getErr().println("dp4j: note: no " + name(otherMode) + "-mode epsilon for this run: " + e.getMessage());
     }
     out.printf(Locale.ROOT, "dp4j train: DP-MBCD on %s (%d training images, %d batches of %d, %d dropped), lifted "
-            + "%s MLP (MSE), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps on batch %s; ledger in %s "
+            + "%s MLP (%s), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps on batch %s; ledger in %s "
             + "mode; hidden auxiliaries %.0f MB%n", dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(),
-        architecture(hidden), k, eta, clip, rho, mu > 0 ? ", mu " + mu : "", m.scheduleDescription(),
+        architecture(hidden), trainer.model().outputLoss().description(), k, eta, clip, rho, mu > 0 ? ", mu " + mu : "", m.scheduleDescription(),
         o.proximalPoint ? "proximal-point (paper's variant, unclipped)" : "clipped gradient",
         reduction == BatchReduction.SUM ? "sums (the paper's Eq. 17 as printed)" : "means", name(mode),
         trainer.auxiliaryBytes() / 1e6);
@@ -200,6 +201,7 @@ final class DpMbcdTrainRun {
     r.put("model", "mlp");
     r.put("architecture", architecture(o.hidden != null ? o.hidden : HIDDEN));
     r.put("batchReduction", m.batchReduction().name().toLowerCase(Locale.ROOT));
+    r.put("outputLoss", m.outputLoss().name().toLowerCase(Locale.ROOT));
     r.put("testAccuracy", accuracy);
     r.put("epsilon", last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
     r.put("mode", name(mode));
@@ -303,8 +305,8 @@ final class DpMbcdTrainRun {
     }
   }
 
-  /** 784-h1-...-10, ReLU, identity output with squared loss (the paper's MSE; LiftedMlp's contract). */
-  static MultiLayerNetwork liftedMlp(long seed, int... hidden) {
+  /** 784-h1-...-10, ReLU, identity output with squared loss (the paper's MSE) or softmax cross-entropy. */
+  static MultiLayerNetwork liftedMlp(long seed, boolean softmax, int... hidden) {
     var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
         .weightInit(WeightInit.RELU).list();
     int in = 784;
@@ -312,8 +314,9 @@ final class DpMbcdTrainRun {
       list.layer(new DenseLayer.Builder().nIn(in).nOut(width).activation(Activation.RELU).build());
       in = width;
     }
-    var conf = list.layer(new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nIn(in).nOut(10)
-            .activation(Activation.IDENTITY).weightInit(WeightInit.XAVIER).build())
+    var conf = list.layer(new OutputLayer.Builder(softmax ? LossFunctions.LossFunction.MCXENT
+                : LossFunctions.LossFunction.MSE).nIn(in).nOut(10)
+            .activation(softmax ? Activation.SOFTMAX : Activation.IDENTITY).weightInit(WeightInit.XAVIER).build())
         .build();
     MultiLayerNetwork net = new MultiLayerNetwork(conf);
     net.init();
@@ -326,6 +329,16 @@ final class DpMbcdTrainRun {
       a.append('-').append(w);
     }
     return a.append("-10").toString();
+  }
+
+  private boolean softmaxOutput(CommandLine cmd) {
+    if (o.output == null || o.output.equals("mse")) {
+      return false;
+    }
+    if (o.output.equals("softmax")) {
+      return true;
+    }
+    throw new CommandLine.ParameterException(cmd, "--output must be mse or softmax, was " + o.output);
   }
 
   private BatchReduction reduction(CommandLine cmd) {
