@@ -36,11 +36,6 @@ final class DpMbcdOptions {
           + "accounting is correct for both; paper mode with sum repeats the paper's understatement and says so.")
   String batchReduction;
 
-  @Option(names = "--hidden", paramLabel = "W1,W2,...", split = ",",
-      description = "dp-mbcd: widths of the hidden ReLU layers (default 256,256; the paper's MNIST MLP is 4 x 1200). "
-          + "The auxiliary store holds 2 x (sum of widths + 10) floats per training example.")
-  int[] hidden;
-
   @Option(names = "--output", paramLabel = "mse|softmax",
       description = "dp-mbcd: output block loss: mse (default, the paper's squared loss on one-hot targets, closed-form "
           + "x-update) or softmax (cross-entropy; iterative prox of the output block).")
@@ -54,7 +49,6 @@ final class DpMbcdOptions {
   /** True if any dp-mbcd-only option was given (refused for other algorithms). */
   boolean anyGiven() {
     return noiseVariance != null || noiseSchedule != null || rho != null || mode != null || strongConvexity != null
-        || accuracyEachEpoch || proximalPoint || batchReduction != null || hidden != null
-        || output != null;
+        || accuracyEachEpoch || proximalPoint || batchReduction != null || output != null;
   }
 }

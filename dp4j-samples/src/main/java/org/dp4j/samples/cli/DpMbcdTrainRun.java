@@ -80,7 +80,7 @@ final class DpMbcdTrainRun {
     }
     BatchReduction reduction = reduction(cmd);
     boolean softmax = softmaxOutput(cmd);
-    int[] hidden = o.hidden != null ? o.hidden : HIDDEN;
+    int[] hidden = c.hidden != null ? c.hidden : HIDDEN;
     for (int w : hidden) {
       Checks.positive(cmd, "--hidden", w);
     }
@@ -199,7 +199,7 @@ final class DpMbcdTrainRun {
     r.put("algorithm", "dp-mbcd");
     r.put("dataset", dataset);
     r.put("model", "mlp");
-    r.put("architecture", architecture(o.hidden != null ? o.hidden : HIDDEN));
+    r.put("architecture", architecture(c.hidden != null ? c.hidden : HIDDEN));
     r.put("batchReduction", m.batchReduction().name().toLowerCase(Locale.ROOT));
     r.put("outputLoss", m.outputLoss().name().toLowerCase(Locale.ROOT));
     r.put("testAccuracy", accuracy);
