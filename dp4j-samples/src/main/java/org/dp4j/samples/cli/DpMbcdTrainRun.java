@@ -291,14 +291,20 @@ final class DpMbcdTrainRun {
 
   /** 784-256-256-10, ReLU, identity output with squared loss (the paper's MSE; LiftedMlp's contract). */
   static MultiLayerNetwork liftedMlp(long seed) {
-    var conf = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
-        .weightInit(WeightInit.RELU).list()
-        .layer(new DenseLayer.Builder().nIn(784).nOut(256).activation(Activation.RELU).build())
-        .layer(new DenseLayer.Builder().nIn(256).nOut(256).activation(Activation.RELU).build())
-        .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nIn(256).nOut(10)
-            .activation(Activation.IDENTITY).weightInit(WeightInit.XAVIER).build())
-        .build();
-    MultiLayerNetwork net = new MultiLayerNetwork(conf);
+    return liftedMlp(seed, 784, 256, 256, 10);
+  }
+
+  /** widths[0]-...-widths[last]: dense ReLU layers, identity output with squared loss (LiftedMlp's contract). */
+  static MultiLayerNetwork liftedMlp(long seed, int... widths) {
+    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
+        .weightInit(WeightInit.RELU).list();
+    for (int d = 0; d + 2 < widths.length; d++) {
+      list.layer(new DenseLayer.Builder().nIn(widths[d]).nOut(widths[d + 1]).activation(Activation.RELU).build());
+    }
+    int last = widths.length - 1;
+    list.layer(new OutputLayer.Builder(LossFunctions.LossFunction.MSE).nIn(widths[last - 1]).nOut(widths[last])
+        .activation(Activation.IDENTITY).weightInit(WeightInit.XAVIER).build());
+    MultiLayerNetwork net = new MultiLayerNetwork(list.build());
     net.init();
     return net;
   }
