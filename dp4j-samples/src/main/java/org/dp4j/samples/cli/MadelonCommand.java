@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
     description = {"Constant vs linearly decreasing DP-MBCD noise on synthetic make_classification-style data "
         + "(6000 x 20, 5 classes, 80/20 split; Chen & Liu App. D.2, an analogue of Table 4): lifted ReLU MLP "
         + "20-200-200-200-200-5 with MSE on one-hot targets, b = 960 (N = 5), rho = 1, eta = 0.05; schedule C: "
-        + "o = 0.005; schedule D: o(k) = 0.002 + 0.00025*(K-1-k).",
+        + "o = 0.005; schedule D: o(k) = 0.002 + 0.00025*(K-1-k) (defaults; every value is a flag).",
         "Prints, per K and schedule, test accuracy (mean +- sample std over the repetitions) and the privacy of "
             + "releasing the final blocks: RDP at alpha = 2 summed over the 5 blocks (the paper's 'privacy loss') and "
             + "epsilon at delta, in paper mode (the paper's constants) and safe mode (certified constants).",
@@ -165,6 +165,10 @@ final class MadelonCommand implements Callable<Integer> {
         + "(improved conversion); %s, replace one record; paper mode: the paper's L_F = |1 - eta*rho^2|, S_g = rho^2; "
         + "safe mode: S_g = 2C, L_F = 1; hidden auxiliaries assumed not to leak (digest 003 P10)%n",
         e.widths().length - 1, delta, ThreatModel.LAST_ITERATE_ONLY.description()));
+    if (proximalPoint) {
+      s.append("proximal-point block steps: a data-dependent map on unclipped updates, so no safe epsilon; the paper-mode "
+          + "epsilon is the paper's claim, not a certified bound (digest 003 P6, P10)\n");
+    }
     return s.toString();
   }
 

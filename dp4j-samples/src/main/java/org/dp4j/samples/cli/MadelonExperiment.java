@@ -6,6 +6,8 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.Orders;
@@ -114,22 +116,24 @@ final class MadelonExperiment {
   }
 
   /** Every (K, schedule) row, K ascending, C before D; {@code progress} gets one line per training run. */
-  List<Row> run(java.util.function.Consumer<String> progress) {
+  List<Row> run(Consumer<String> progress) {
     List<Row> rows = new ArrayList<>();
     DataSet testSet = test.toDataSet(DataType.FLOAT);
     RowNormClip.clipInPlace(testSet.getFeatures(), rho);   // as the trainer clips its inputs
     for (int k : epochs) {
       for (Schedule s : schedules) {
         double[] acc = new double[repeats];
+        DpMbcdMechanism mechanism = null;
         for (int r = 0; r < repeats; r++) {
           long start = System.nanoTime();
           DpMbcdTrainer t = trainer(k, s, r);
           t.fit();
+          mechanism = t.mechanism();
           acc[r] = accuracy(t.releasedNetwork(), testSet);
-          progress.accept(String.format(java.util.Locale.ROOT, "K=%d %s run %d/%d: test accuracy %.4f (%.1f s)", k,
-              s.name(), r + 1, repeats, acc[r], (System.nanoTime() - start) / 1e9));
+          progress.accept(String.format(Locale.ROOT, "K=%d %s run %d/%d: test accuracy %.4f (%.1f s)", k, s.name(),
+              r + 1, repeats, acc[r], (System.nanoTime() - start) / 1e9));
         }
-        rows.add(new Row(k, s, acc, mean(acc), sampleStd(acc), privacy(trainer(k, s, 0).mechanism())));
+        rows.add(new Row(k, s, acc, mean(acc), sampleStd(acc), privacy(mechanism)));
       }
     }
     return rows;
