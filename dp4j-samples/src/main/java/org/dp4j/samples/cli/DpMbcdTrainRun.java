@@ -100,7 +100,7 @@ final class DpMbcdTrainRun {
     TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), n / b);
     DpMbcdTrainer trainer;
     try {
-      trainer = DpMbcdTrainer.builder(liftedMlp(c.seed, softmax, hidden), data.getFeatures(), data.getLabels())
+      trainer = DpMbcdTrainer.builder(liftedMlp(c.seed, softmax, widths(hidden)), data.getFeatures(), data.getLabels())
           .listener((epoch, batch, temperature) -> progress.step())
           .batchSize(b).epochs(k).learningRate(eta).clipNorm(clip).activationNormBound(rho).inputNormBound(rho)
           .strongConvexity(mu).noiseSchedule(schedule.schedule()).accounting(accounting).batchReduction(reduction)
@@ -305,22 +305,32 @@ final class DpMbcdTrainRun {
     }
   }
 
-  /** 784-h1-...-10, ReLU, identity output with squared loss (the paper's MSE) or softmax cross-entropy. */
-  static MultiLayerNetwork liftedMlp(long seed, boolean softmax, int... hidden) {
+  /**
+   * widths[0]-...-widths[last]: dense ReLU layers, then an output layer with identity activation and squared loss
+   * (the paper's MSE) or softmax cross-entropy (LiftedMlp's two contracts).
+   */
+  static MultiLayerNetwork liftedMlp(long seed, boolean softmax, int... widths) {
     var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
         .weightInit(WeightInit.RELU).list();
-    int in = 784;
-    for (int width : hidden) {
-      list.layer(new DenseLayer.Builder().nIn(in).nOut(width).activation(Activation.RELU).build());
-      in = width;
+    for (int d = 0; d + 2 < widths.length; d++) {
+      list.layer(new DenseLayer.Builder().nIn(widths[d]).nOut(widths[d + 1]).activation(Activation.RELU).build());
     }
-    var conf = list.layer(new OutputLayer.Builder(softmax ? LossFunctions.LossFunction.MCXENT
-                : LossFunctions.LossFunction.MSE).nIn(in).nOut(10)
-            .activation(softmax ? Activation.SOFTMAX : Activation.IDENTITY).weightInit(WeightInit.XAVIER).build())
-        .build();
-    MultiLayerNetwork net = new MultiLayerNetwork(conf);
+    int last = widths.length - 1;
+    list.layer(new OutputLayer.Builder(softmax ? LossFunctions.LossFunction.MCXENT : LossFunctions.LossFunction.MSE)
+        .nIn(widths[last - 1]).nOut(widths[last]).activation(softmax ? Activation.SOFTMAX : Activation.IDENTITY)
+        .weightInit(WeightInit.XAVIER).build());
+    MultiLayerNetwork net = new MultiLayerNetwork(list.build());
     net.init();
     return net;
+  }
+
+  /** 784, the hidden widths, 10. */
+  private static int[] widths(int[] hidden) {
+    int[] w = new int[hidden.length + 2];
+    w[0] = 784;
+    System.arraycopy(hidden, 0, w, 1, hidden.length);
+    w[w.length - 1] = 10;
+    return w;
   }
 
   private static String architecture(int[] hidden) {
