@@ -80,6 +80,37 @@ class DpMbcdCommandsTest {
   }
 
   @Test
+  void batchSumsAreAccountedAsTheEquivalentMeanRunInSafeModeAndFlaggedInPaperMode() throws Exception {
+    // SUM with η = 0.05, o = 0.02 at b = 2 is the MEAN run η = 0.1, o = 0.01 of the test above: with μ = 1 safe
+    // mode gives digest 003 §5.2's ε again; paper mode keeps η = 0.05, o = 0.02 and so reports another number
+    Path data = mnist();
+    assumeTrue(data != null, "no .cache/data/mnist: run scripts/fetch-data.sh");
+    Path report = tmp.resolve("sum.json");
+    CliRun r = CliRun.of("train", "--algorithm", "dp-mbcd", "--dataset", "mnist", "--data-dir", data.toString(),
+        "--train-size", "4", "--batch-size", "2", "--epochs", "2", "--learning-rate", "0.05", "--noise-variance",
+        "0.02", "--clip-norm", "0.5", "--strong-convexity", "1", "--batch-reduction", "sum", "--report",
+        report.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("784-256-256-10 MLP (squared error (MSE))", "on batch sums");
+    JsonNode j = JSON.readTree(report.toFile());
+    assertThat(j.get("batchReduction").asText()).isEqualTo("sum");
+    assertThat(j.get("outputLoss").asText()).isEqualTo("squared");
+    assertThat(j.get("epsilonSafe").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilonPaper").asDouble()).isNotCloseTo(12.812831651, within(1e-3));
+    // a softmax cross-entropy output and other widths
+    Path softmax = tmp.resolve("softmax.json");
+    CliRun s = CliRun.of("train", "--algorithm", "dp-mbcd", "--dataset", "mnist", "--data-dir", data.toString(),
+        "--train-size", "4", "--batch-size", "2", "--epochs", "1", "--learning-rate", "0.1", "--noise-variance",
+        "0.01", "--clip-norm", "0.5", "--hidden", "8,6", "--output", "softmax", "--report", softmax.toString());
+    assertThat(s.status()).as(s.err()).isZero();
+    assertThat(s.out()).contains("784-8-6-10 MLP (softmax cross-entropy)", "on batch means");
+    JsonNode k = JSON.readTree(softmax.toFile());
+    assertThat(k.get("outputLoss").asText()).isEqualTo("softmax_cross_entropy");
+    assertThat(k.get("architecture").asText()).isEqualTo("784-8-6-10");
+    assertThat(k.get("ledger").get(0).get("lsiConstants")).hasSize(3);
+  }
+
+  @Test
   void safeModeWithStrongConvexityHasThePapersConstantsAndABudgetStops() throws Exception {
     // μ = 1, ρ = 1: β = ρ² + 1 + μ = 3, L_F = max(|1 − 0.1|, |1 − 0.3|) = 0.9 and S_g = 2C = 1, as in PAPER mode
     Path report = tmp.resolve("s.json");
@@ -130,5 +161,11 @@ class DpMbcdCommandsTest {
     CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--proximal-point")
         .assertRefusedNaming("--proximal-point needs --mode paper");
     CliRun.of("train", "--algorithm", "dp-nope").assertRefusedNaming("--algorithm");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--batch-reduction", "avg")
+        .assertRefusedNaming("--batch-reduction");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--output", "tanh")
+        .assertRefusedNaming("--output");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--hidden", "0")
+        .assertRefusedNaming("--hidden");
   }
 }
