@@ -13,10 +13,7 @@ import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.nd4j.linalg.activations.impl.ActivationIdentity;
 import org.nd4j.linalg.activations.impl.ActivationReLU;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.lossfunctions.impl.LossL2;
-import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * The released part of a lifted dense ReLU network (Chen &amp; Liu Eq. 3–4; digest 003 §1, §2.7): the
@@ -32,12 +29,11 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * MultiLayerNetwork released = lifted.toNetwork();
  * }</pre>
  */
-public final class LiftedMlp {
-  private final MultiLayerConfiguration conf;
+public final class LiftedMlp extends LiftedNetwork {
   private final List<LinearBlock> blocks;
 
   private LiftedMlp(MultiLayerConfiguration conf, List<LinearBlock> blocks) {
-    this.conf = conf;
+    super(conf);
     this.blocks = blocks;
   }
 
@@ -57,19 +53,12 @@ public final class LiftedMlp {
       blocks.add(LinearBlock.fromFlat(net.getLayer(i).params(), (int) ff.getNIn(),
           (int) ff.getNOut()));
     }
-    return new LiftedMlp(conf.clone(), blocks);
+    return new LiftedMlp(conf, blocks);
   }
 
-  private static void checkLayer(int i, Layer layer, boolean last) {
-    checkArgument(layer.getIDropout() == null, "layer %s: dropout is not supported", i);
-    if (layer instanceof BaseLayer) {
-      BaseLayer base = (BaseLayer) layer;
-      // DL4J's L1/L2/weight decay are gradient terms the lifted trainer never applies; a regulariser
-      // belongs in the prox (digest 003 §7)
-      checkArgument(isEmpty(base.getRegularization()) && isEmpty(base.getRegularizationBias()),
-          "layer %s: DL4J regularisation %s is not applied by DP-MBCD; use a ProximalOperator", i,
-          base.getRegularization());
-    }
+  /** Dense ReLU hidden layer or (last) identity/squared-loss output layer, with bias, no regularisation. */
+  static void checkLayer(int i, Layer layer, boolean last) {
+    checkPlain(i, layer);
     if (!last) {
       checkArgument(layer instanceof DenseLayer,
           "layer %s must be a DenseLayer (lifted MLP), was %s", i, layer.getClass().getSimpleName());
@@ -90,62 +79,29 @@ public final class LiftedMlp {
     checkArgument(out.hasBias(), "the output layer must have a bias");
   }
 
+  /** No dropout and no DL4J regularisation: neither is applied by the lifted trainer. */
+  static void checkPlain(int i, Layer layer) {
+    checkArgument(layer.getIDropout() == null, "layer %s: dropout is not supported", i);
+    if (layer instanceof BaseLayer) {
+      BaseLayer base = (BaseLayer) layer;
+      // DL4J's L1/L2/weight decay are gradient terms the lifted trainer never applies; a regulariser
+      // belongs in the prox (digest 003 §7)
+      checkArgument(isEmpty(base.getRegularization()) && isEmpty(base.getRegularizationBias()),
+          "layer %s: DL4J regularisation %s is not applied by DP-MBCD; use a ProximalOperator", i,
+          base.getRegularization());
+    }
+  }
+
   private static boolean isEmpty(List<?> list) {
     return list == null || list.isEmpty();
   }
 
-  /** D: the number of hidden layers; there are D+1 released blocks. */
-  public int depth() {
-    return blocks.size() - 1;
-  }
-
+  @Override
   public int numBlocks() {
     return blocks.size();
   }
 
-  /** Layer widths n_0 (input), n_1..n_D (hidden), n_{D+1} (output). */
-  public int[] widths() {
-    int[] w = new int[blocks.size() + 1];
-    w[0] = blocks.get(0).nIn();
-    for (int d = 0; d < blocks.size(); d++) {
-      w[d + 1] = blocks.get(d).nOut();
-    }
-    return w;
-  }
-
-  /** Number of parameters (weights + biases) of block d. */
-  public long blockParameterCount(int d) {
-    return block(d).parameterCount();
-  }
-
-  /** The standard forward pass x_{d+1} = ReLU(x_d·A_d + c_d), output x_D·A_D + c_D (no clipping). */
-  public INDArray output(INDArray features) {
-    INDArray x = features;
-    for (int d = 0; d < depth(); d++) {
-      x = Transforms.relu(blocks.get(d).apply(x), false);
-    }
-    return blocks.get(depth()).apply(x);
-  }
-
-  /** A new, initialised DL4J network with this configuration and the current released blocks. */
-  public MultiLayerNetwork toNetwork() {
-    MultiLayerNetwork net = new MultiLayerNetwork(conf.clone());
-    net.init();
-    writeTo(net);
-    return net;
-  }
-
-  /** Overwrites the parameters of a network with the same architecture by the released blocks. */
-  public void writeTo(MultiLayerNetwork net) {
-    checkArgument(net.getnLayers() == blocks.size(),
-        "network has %s layers, the lifted MLP %s", net.getnLayers(), blocks.size());
-    INDArray[] flats = new INDArray[blocks.size()];
-    for (int d = 0; d < flats.length; d++) {
-      flats[d] = blocks.get(d).flat();
-    }
-    net.setParams(Nd4j.hstack(flats).castTo(net.params().dataType()));
-  }
-
+  @Override
   LinearBlock block(int d) {
     checkArgument(d >= 0 && d < blocks.size(), "block index must be in [0, %s], was %s",
         blocks.size() - 1, d);
