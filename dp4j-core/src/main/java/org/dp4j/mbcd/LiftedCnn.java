@@ -137,7 +137,8 @@ public final class LiftedCnn extends LiftedNetwork {
         || s.getPadding()[0] > 0 || s.getPadding()[1] > 0;
     checkArgument(!padded || s.isAvgPoolIncludePadInDivisor(),
         "layer %s: padded average pooling must count the padding in the divisor "
-            + "(avgPoolIncludePadInDivisor), or it is not one fixed linear map", i);
+            + "(avgPoolIncludePadInDivisor(true)): with smaller divisors at the border ‖pool(x)‖ can exceed"
+            + " ‖x‖ and the next block's curvature bound would not hold", i);
     return ConvolutionGeometry.of(maps[0], maps[1], maps[2], s.getKernelSize(), s.getStride(),
         s.getPadding(), s.getConvolutionMode());
   }
