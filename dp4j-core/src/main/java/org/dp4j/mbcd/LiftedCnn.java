@@ -69,9 +69,10 @@ public final class LiftedCnn extends LiftedNetwork {
         flat = true;
       }
       LiftedBlock block;
-      if (layer instanceof SubsamplingLayer) {
+      if (layer.getClass() == SubsamplingLayer.class) {
         checkArgument(!flat, "layer %s: pooling after a dense layer is not supported", i);
-        checkArgument(!last && !(conf.getConf(i + 1).getLayer() instanceof OutputLayer),
+        checkArgument(!last, "layer %s: the last layer must be an OutputLayer, was a pooling layer", i);
+        checkArgument(!(conf.getConf(i + 1).getLayer() instanceof OutputLayer),
             "layer %s: the output layer cannot follow a pooling layer directly (its x-update is the "
                 + "dense closed form); put a DenseLayer or ConvolutionLayer in between", i);
         AveragePooling pool = new AveragePooling(poolingWindow(i, (SubsamplingLayer) layer, maps));
