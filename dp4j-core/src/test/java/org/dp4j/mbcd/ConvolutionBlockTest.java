@@ -10,11 +10,20 @@ import org.apache.commons.math3.linear.LUDecomposition;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.linear.SingularValueDecomposition;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.linalg.lossfunctions.LossFunctions;
 
 /**
  * The convolutional lifted block: im2col map against the digest's corrected Toeplitz example and a brute-force
@@ -201,6 +210,45 @@ class ConvolutionBlockTest {
     INDArray clipped = b.clippedGradient(x, t, gamma, clip);
     assertThat(clipped.toDoubleVector()).containsExactly(mean, within(1e-12));
     assertThat(clipped.norm2Number().doubleValue()).isLessThanOrEqualTo(clip * (1 + 1e-12));
+  }
+
+  @Test
+  void perExampleGradientEqualsDl4jBackprop() {
+    // a DL4J conv layer (identity activation) on the same parameters: its backprop with ε = γ(z − t) is the raw
+    // gradient; the block's (unclipped, b = 1) gradient in step coordinates is it divided by (√L, √m)
+    var conf = new NeuralNetConfiguration.Builder().seed(1)
+        .dataType(DataType.DOUBLE).list()
+        .layer(new ConvolutionLayer.Builder(3, 3).stride(2, 2)
+            .padding(1, 1).nOut(2).activation(Activation.IDENTITY).build())
+        .layer(new OutputLayer.Builder(
+            LossFunctions.LossFunction.MSE).nOut(1)
+            .activation(Activation.IDENTITY).build())
+        .setInputType(InputType.convolutionalFlat(5, 5, 2)).build();
+    var net = new MultiLayerNetwork(conf);
+    net.init();
+    net.initGradientsView();
+    var layer = net.getLayer(0);
+    layer.setParams(Nd4j.randn(new long[] {1, layer.numParams()}));
+    ConvolutionBlock b = ConvolutionBlock.fromLayerParameters(layer.params(),
+        ConvolutionGeometry.of(2, 5, 5, new int[] {3, 3}, new int[] {2, 2}, new int[] {1, 1},
+            ConvolutionMode.Truncate), 2);
+    double gamma = 1.3;
+    INDArray x = Nd4j.randn(new long[] {1, 50});
+    INDArray t = Nd4j.randn(new long[] {1, b.nOut()});
+    var mgr = LayerWorkspaceMgr.noWorkspaces();
+    layer.setInput(x.reshape(1, 2, 5, 5), mgr);
+    INDArray z = layer.activate(true, mgr);
+    assertThat(z.reshape(b.nOut()).toDoubleVector())
+        .containsExactly(b.apply(x).reshape(b.nOut()).toDoubleVector(), within(1e-12));
+    INDArray eps = z.sub(t.reshape(z.shape())).muli(gamma);
+    var grad = layer.backpropGradient(eps, mgr).getFirst();
+    INDArray expectedBias = grad.getGradientFor("b").reshape(2).div(Math.sqrt(9));
+    INDArray expectedWeights = grad.getGradientFor("W").reshape(36).div(Math.sqrt(4));
+    INDArray mine = b.clippedGradient(x, t, gamma, 1e9).reshape(38);
+    assertThat(mine.get(NDArrayIndex.interval(0, 2)).toDoubleVector())
+        .containsExactly(expectedBias.toDoubleVector(), within(1e-12));
+    assertThat(mine.get(NDArrayIndex.interval(2, 38)).toDoubleVector())
+        .containsExactly(expectedWeights.toDoubleVector(), within(1e-12));
   }
 
   /** ∇ of (γ/2)‖z − t‖² in DL4J order [bias, W], z by {@link #bruteForce}, by the chain rule in loops. */
