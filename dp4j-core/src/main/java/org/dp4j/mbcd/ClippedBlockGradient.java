@@ -1,6 +1,7 @@
 package org.dp4j.mbcd;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
@@ -57,6 +58,12 @@ final class ClippedBlockGradient {
   /** Mean clipped gradient for c [1, nOut]. */
   INDArray biasGradient() {
     return biasGradient;
+  }
+
+  /** The mean clipped gradient in DL4J's flat order [1, nIn·nOut + nOut] (A in 'f' order, then c). */
+  INDArray flat() {
+    return Nd4j.toFlattened('f', weightGradient, biasGradient)
+        .reshape(1, weightGradient.length() + biasGradient.length());
   }
 
   /** ‖g_i‖₂ before clipping, one per example. */

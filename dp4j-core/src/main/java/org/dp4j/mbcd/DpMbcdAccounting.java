@@ -25,7 +25,8 @@ import org.dp4j.sampling.SamplingScheme;
  * <p>SAFE mode (default) derives every constant from what the code enforces (digest 003 P4–P6): S_g = 2C
  * from per-example clipping, L_T from the prox at η, and L_F = max(|1 − ημ|, |1 − η(β_d + μ)|) with
  * β_d = w_d(ρ_d² + 1) the Hessian bound of the block's mean squared loss given ‖x_d‖ ≤ ρ_d (w_d = γ for
- * hidden blocks, 1 for the output; the +1 is the bias) and μ the explicit ℓ2 term; μ = 0 gives L_F = 1.
+ * hidden blocks, 1 for the output; the +1 is the bias; a convolution block's bound in its normalised step
+ * coordinates, digest P4, see {@link ConvolutionBlock}) and μ the explicit ℓ2 term; μ = 0 gives L_F = 1.
  * PAPER mode uses the paper's L_F = |1 − w_dηρ_d²|, S_g = w_dρ_d², L_T = 1 and exponent −1/L_T²
  * (Lemma B.1), for reproduction only.
  *

@@ -17,7 +17,9 @@ import org.dp4j.sampling.SamplingScheme;
  * <p>Per released block d and step (k, j): θ_d ← Prox_{η,r}(θ_d − η·ḡ_d + N(0, 2η·o(k,j)·I)), ḡ_d the
  * batch mean of per-example gradients clipped to C, batches a fixed shuffle-once partition visited in
  * the same order every epoch. The smoothness bounds β_d = w_d·(ρ_d² + 1) (w_d = γ for d &lt; D, 1 for
- * the output; +1 from the bias) are what the code enforces by clipping x_d to ρ_d; whether they
+ * the output; +1 from the bias) are what the code enforces by clipping x_d to ρ_d (for a convolution
+ * block in its normalised step coordinates, where digest P4's γ(mρ_d² + L) becomes the same bound; see
+ * {@link ConvolutionBlock}; average pooling before a block only shrinks its input); whether they
  * yield a contraction L_F &lt; 1 is the accountant's business (digest P4: in general L_F = 1).
  *
  * <pre>{@code

@@ -26,7 +26,9 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 import org.slf4j.LoggerFactory;
 
 /**
- * DP-MBCD for a lifted dense ReLU network with MSE loss (Chen &amp; Liu Alg. 4; digest 003 §2.5, §7).
+ * DP-MBCD for a lifted ReLU network with MSE loss (Chen &amp; Liu Alg. 4; digest 003 §2.5, §7): dense
+ * ({@link LiftedMlp}) or convolutional with average pooling ({@link LiftedCnn}; x-updates by conjugate
+ * gradient, conv blocks stepped in normalised coordinates, see {@link ConvolutionBlock}).
  * Per batch of a shuffle-once fixed partition: x-update (Eq. 11) and clip to ρ_d (Eq. 12) for every
  * hidden/output auxiliary, u-update (Eq. 10), then every released block W_d takes the noisy proximal
  * step of Eq. 14 with per-example gradients clipped to C (digest P6). The auxiliaries are per
@@ -49,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class DpMbcdTrainer {
-  private final LiftedMlp model;
+  private final LiftedNetwork model;
   private final AuxiliaryStore aux;
   private final INDArray features;
   private final INDArray labels;
@@ -64,7 +66,7 @@ public final class DpMbcdTrainer {
   private StopReason stopped;
 
   private DpMbcdTrainer(Builder b, ShuffleOncePartition partition) {
-    this.model = LiftedMlp.from(b.initial);
+    this.model = LiftedNetwork.from(b.initial);
     int depth = model.depth();
     this.rho = new double[depth + 1];
     rho[0] = b.inputNormBound;
@@ -106,7 +108,7 @@ public final class DpMbcdTrainer {
 
   /** Bytes the auxiliary store needs for n examples of this architecture in the net's data type. */
   public static long auxiliaryBytesRequired(MultiLayerNetwork net, long examples) {
-    return AuxiliaryStore.bytesRequired(examples, LiftedMlp.from(net).widths(),
+    return AuxiliaryStore.bytesRequired(examples, LiftedNetwork.from(net).widths(),
         net.params().dataType());
   }
 
@@ -180,7 +182,7 @@ public final class DpMbcdTrainer {
   }
 
   /** The released blocks (live view; publishing it before training ends voids the guarantee). */
-  public LiftedMlp model() {
+  public LiftedNetwork model() {
     return model;
   }
 
@@ -227,8 +229,8 @@ public final class DpMbcdTrainer {
     INDArray[] x = new INDArray[depth + 1];
     for (int d = 1; d <= depth; d++) {
       INDArray activatedPrev = Transforms.relu(aux.u(d - 1, j), true);
-      x[d] = d < depth ? PostActivationUpdate.hidden(model.block(d), aux.u(d, j), activatedPrev)
-          : outputAuxiliary(model.block(d), y, activatedPrev);
+      x[d] = d < depth ? model.block(d).solveInput(aux.u(d, j), activatedPrev)
+          : outputAuxiliary(model.linearBlock(d), y, activatedPrev);
       RowNormClip.clipInPlace(x[d], rho[d]);
     }
     x[0] = x0;
@@ -248,19 +250,19 @@ public final class DpMbcdTrainer {
       double weight = output ? 1.0 : mechanism.gamma();
       boolean crossEntropy = output && model.outputLoss() == OutputLoss.SOFTMAX_CROSS_ENTROPY;
       if (mechanism.blockStepRule() == BlockStepRule.PROXIMAL_POINT && crossEntropy) {
-        SoftmaxProx.blockStep(model.block(d), x[d], y, eta, mechanism.strongConvexity(), o, prox, noise);
+        SoftmaxProx.blockStep(model.linearBlock(d), x[d], y, eta, mechanism.strongConvexity(), o, prox, noise);
         continue;
       }
       if (mechanism.blockStepRule() == BlockStepRule.PROXIMAL_POINT) {
-        ProximalPointStep.apply(model.block(d), x[d], target, weight, eta,
+        ProximalPointStep.apply(model.linearBlock(d), x[d], target, weight, eta,
             mechanism.strongConvexity(), o, prox, noise);
         continue;
       }
-      ClippedBlockGradient g = crossEntropy
+      INDArray g = crossEntropy
           // per-example CE gradient: x̃_iᵀ(p_i − y_i), so the residual is p − y
-          ? ClippedBlockGradient.fromResiduals(x[d],
-              Transforms.softmax(model.block(d).apply(x[d]), false).subi(y), true, mechanism.clipNorm())
-          : ClippedBlockGradient.compute(model.block(d), x[d], target, weight, mechanism.clipNorm());
+          ? ClippedBlockGradient.fromResiduals(x[d], Transforms.softmax(model.block(d).apply(x[d]), false).subi(y),
+              true, mechanism.clipNorm()).flat()
+          : model.block(d).clippedGradient(x[d], target, weight, mechanism.clipNorm());
       NoisyProximalStep.apply(model.block(d), g, eta,
           mechanism.strongConvexity(), o, prox, noise);
     }
@@ -433,7 +435,10 @@ public final class DpMbcdTrainer {
               && features.rows() == labels.rows(),
           "features and labels must be matrices with one row per example, shapes %s and %s",
           Arrays.toString(features.shape()), Arrays.toString(labels.shape()));
-      LiftedMlp probe = LiftedMlp.from(initial);
+      LiftedNetwork probe = LiftedNetwork.from(initial);
+      checkArgument(blockStepRule == BlockStepRule.GRADIENT || probe.allDense(),
+          "the proximal-point block step exists for dense blocks only; this network has convolution"
+              + " or pooled blocks: use BlockStepRule.GRADIENT");
       int[] widths = probe.widths();
       checkArgument(features.columns() == widths[0] && labels.columns() == widths[widths.length - 1],
           "data shapes %s/%s do not match the network widths %s",

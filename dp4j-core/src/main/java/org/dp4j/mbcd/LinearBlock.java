@@ -11,7 +11,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * [1, nOut] in DL4J's layout, acting on rows as x ↦ x·A + c (the paper's W_d x_d with W_d = Aᵀ and the
  * bias folded in). Its flat form is DL4J's parameter order: A flattened in 'f' order, then c.
  */
-final class LinearBlock {
+final class LinearBlock implements LiftedBlock {
   private final INDArray weights;
   private final INDArray bias;
 
@@ -33,15 +33,18 @@ final class LinearBlock {
     return new LinearBlock(w, b);
   }
 
-  int nIn() {
+  @Override
+  public int nIn() {
     return (int) weights.rows();
   }
 
-  int nOut() {
+  @Override
+  public int nOut() {
     return (int) weights.columns();
   }
 
-  long parameterCount() {
+  @Override
+  public long parameterCount() {
     return weights.length() + bias.length();
   }
 
@@ -54,7 +57,8 @@ final class LinearBlock {
   }
 
   /** x·A + c for a batch of rows x [b, nIn]: the pre-activations W_d x_d. */
-  INDArray apply(INDArray x) {
+  @Override
+  public INDArray apply(INDArray x) {
     return x.mmul(weights).addiRowVector(bias);
   }
 
@@ -68,5 +72,53 @@ final class LinearBlock {
     LinearBlock b = fromFlat(flat, nIn(), nOut());
     weights.assign(b.weights);
     bias.assign(b.bias);
+  }
+
+  @Override
+  public LinearMap linearPart() {
+    return new LinearMap() {
+      @Override
+      public INDArray apply(INDArray rows) {
+        return rows.mmul(weights);
+      }
+
+      @Override
+      public INDArray adjoint(INDArray rows) {
+        return rows.mmul(weights.transpose());
+      }
+    };
+  }
+
+  @Override
+  public INDArray biasRow() {
+    return bias;
+  }
+
+  /** Eq. 11 in closed form: one factorisation for the whole batch ({@link PostActivationUpdate}). */
+  @Override
+  public INDArray solveInput(INDArray u, INDArray activatedPrev) {
+    return PostActivationUpdate.hidden(this, u, activatedPrev);
+  }
+
+  @Override
+  public INDArray clippedGradient(INDArray inputs, INDArray targets, double weight,
+      double clipNorm) {
+    return ClippedBlockGradient.compute(this, inputs, targets, weight, clipNorm).flat();
+  }
+
+  /** DL4J's flat order: a dense block steps in its own coordinates. */
+  @Override
+  public INDArray stepCoordinates() {
+    return flat();
+  }
+
+  @Override
+  public void setStepCoordinates(INDArray theta) {
+    setFlat(theta);
+  }
+
+  @Override
+  public INDArray layerParameters() {
+    return flat();
   }
 }

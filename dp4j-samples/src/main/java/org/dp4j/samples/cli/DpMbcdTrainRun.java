@@ -8,9 +8,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.weights.WeightInit;
 import org.dp4j.accounting.PrivacyGuarantee;
@@ -42,8 +46,9 @@ import picocli.CommandLine;
 
 /**
  * {@code dp4j train --algorithm dp-mbcd}: DP-MBCD (Chen &amp; Liu 2025, Alg. 4; digest 003) on a lifted
- * 784-256-256-10 ReLU MLP with an MSE output, one secret shuffle-once partition, hidden-state accounting
- * per epoch in the chosen mode and, side by side, in the other mode.
+ * 784-256-256-10 ReLU MLP ({@code --model mlp}) or a small LeNet-style CNN with average pooling
+ * ({@code --model cnn}), MSE output, one secret shuffle-once partition, hidden-state accounting per epoch in
+ * the chosen mode and, side by side, in the other mode.
  */
 final class DpMbcdTrainRun {
   /** Defaults when a flag is absent; chosen by the measurements in the README ("DP-MBCD"). */
@@ -74,6 +79,7 @@ final class DpMbcdTrainRun {
     double mu = o.strongConvexity != null ? o.strongConvexity : 0.0;
     validate(cmd, k, b, clip, eta, rho, mu);
     DpMbcdMode mode = mode(cmd);
+    boolean cnn = c.model.equalsIgnoreCase("cnn");
     if (o.proximalPoint && mode != DpMbcdMode.PAPER) {
       throw new CommandLine.ParameterException(cmd, "--proximal-point needs --mode paper: its data-dependent, "
           + "unclipped map is not covered by safe accounting (digest 003 P6, P10)");
@@ -100,7 +106,8 @@ final class DpMbcdTrainRun {
     TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), n / b);
     DpMbcdTrainer trainer;
     try {
-      trainer = DpMbcdTrainer.builder(liftedMlp(c.seed, softmax, widths(hidden)), data.getFeatures(), data.getLabels())
+      trainer = DpMbcdTrainer.builder(cnn ? liftedCnn(c.seed, softmax) : liftedMlp(c.seed, softmax, widths(hidden)),
+              data.getFeatures(), data.getLabels())
           .listener((epoch, batch, temperature) -> progress.step())
           .batchSize(b).epochs(k).learningRate(eta).clipNorm(clip).activationNormBound(rho).inputNormBound(rho)
           .strongConvexity(mu).noiseSchedule(schedule.schedule()).accounting(accounting).batchReduction(reduction)
@@ -121,16 +128,17 @@ final class DpMbcdTrainRun {
       cmd.getErr().println("dp4j: note: no " + name(otherMode) + "-mode epsilon for this run: " + e.getMessage());
     }
     out.printf(Locale.ROOT, "dp4j train: DP-MBCD on %s (%d training images, %d batches of %d, %d dropped), lifted "
-            + "%s MLP (%s), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps on batch %s; ledger in %s "
-            + "mode; hidden auxiliaries %.0f MB%n", dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(),
-        architecture(hidden), trainer.model().outputLoss().description(), k, eta, clip, rho, mu > 0 ? ", mu " + mu : "", m.scheduleDescription(),
+            + "%s (%s), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps on batch %s; ledger in %s "
+            + "mode%n", dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(),
+        cnn ? CNN_DESCRIPTION : architecture(hidden) + " MLP", trainer.model().outputLoss().description(), k, eta,
+        clip, rho, mu > 0 ? ", mu " + mu : "", m.scheduleDescription(),
         o.proximalPoint ? "proximal-point (paper's variant, unclipped)" : "clipped gradient",
-        reduction == BatchReduction.SUM ? "sums (the paper's Eq. 17 as printed)" : "means", name(mode),
-        trainer.auxiliaryBytes() / 1e6);
+        reduction == BatchReduction.SUM ? "sums (the paper's Eq. 17 as printed)" : "means", name(mode));
     if (o.accuracyEachEpoch) {
       cmd.getErr().println("dp4j: warning: --accuracy-each-epoch evaluates intermediate iterates; the hidden-state "
           + "epsilon assumes only the final blocks are released");
     }
+    out.printf(Locale.ROOT, "hidden auxiliaries x_d, u_d: %.1f MB%n", trainer.auxiliaryBytes() / 1e6);
     out.flush();
     DataSet testSet = test.toDataSet(DataType.FLOAT);
     RowNormClip.clipInPlace(testSet.getFeatures(), m.activationNormBound(0));   // as the trainer's inputs
@@ -178,30 +186,34 @@ final class DpMbcdTrainRun {
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         name(result.stopReason()), result.steps(), accuracy);
     if (c.report != null) {
-      LedgerReport.writeJson(c.report, report(dataset, mode, m, result, accuracy, perEpoch));
+      LedgerReport.writeJson(c.report, report(dataset, mode, m, result, accuracy, perEpoch,
+          trainer.auxiliaryBytes()));
     }
     if (c.csv != null) {
       LedgerReport.writeCsv(c.csv, result.ledger());
     }
     if (c.chart != null) {
-      LedgerChart.writePng(c.chart, result.ledger(), "DP-MBCD mlp on " + dataset);
+      LedgerChart.writePng(c.chart, result.ledger(), "DP-MBCD " + c.model.toLowerCase(Locale.ROOT) + " on "
+          + dataset);
     }
     return 0;
   }
 
   /** The JSON report: the DP-SGD report's fields plus both modes' ε and the DP-MBCD hyperparameters. */
   private Map<String, Object> report(String dataset, DpMbcdMode mode, DpMbcdMechanism m,
-      TrainingResult result, double accuracy, List<Map<String, Object>> perEpoch) {
+      TrainingResult result, double accuracy, List<Map<String, Object>> perEpoch, long auxiliaryBytes) {
     DpMbcdMode otherMode = mode == DpMbcdMode.SAFE ? DpMbcdMode.PAPER : DpMbcdMode.SAFE;
     LedgerRow last = result.ledger().rows().isEmpty() ? null
         : result.ledger().rows().get(result.ledger().rows().size() - 1);
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("algorithm", "dp-mbcd");
     r.put("dataset", dataset);
-    r.put("model", "mlp");
-    r.put("architecture", architecture(c.hidden != null ? c.hidden : HIDDEN));
+    r.put("model", c.model.toLowerCase(Locale.ROOT));
+    r.put("architecture", c.model.equalsIgnoreCase("cnn") ? CNN_DESCRIPTION
+        : architecture(c.hidden != null ? c.hidden : HIDDEN));
     r.put("batchReduction", m.batchReduction().name().toLowerCase(Locale.ROOT));
     r.put("outputLoss", m.outputLoss().name().toLowerCase(Locale.ROOT));
+    r.put("auxiliaryBytes", auxiliaryBytes);
     r.put("testAccuracy", accuracy);
     r.put("epsilon", last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
     r.put("mode", name(mode));
@@ -253,9 +265,12 @@ final class DpMbcdTrainRun {
       throw new CommandLine.ParameterException(cmd, "--epsilon, --noise-multiplier and --momentum are DP-SGD "
           + "options; dp-mbcd takes --noise-variance or --noise-schedule (and --budget)");
     }
-    if (!c.model.equalsIgnoreCase("mlp")) {
-      throw new CommandLine.ParameterException(cmd, "--algorithm dp-mbcd supports --model mlp only, was '"
+    if (!c.model.equalsIgnoreCase("mlp") && !c.model.equalsIgnoreCase("cnn")) {
+      throw new CommandLine.ParameterException(cmd, "--algorithm dp-mbcd supports --model mlp or cnn, was '"
           + c.model + "'");
+    }
+    if (c.model.equalsIgnoreCase("cnn") && o.proximalPoint) {
+      throw new CommandLine.ParameterException(cmd, "--proximal-point exists for --model mlp only (dense blocks)");
     }
     Checks.delta(cmd, c.delta);
     Checks.positive(cmd, "--epochs", k);
@@ -360,6 +375,31 @@ final class DpMbcdTrainRun {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cmd, "--batch-reduction must be mean or sum, was " + o.batchReduction);
     }
+  }
+
+  static final String CNN_DESCRIPTION = "CNN conv5x5/2 (6) - avg-pool 2 - dense 64 - 10";
+
+  /**
+   * A small LeNet-style CNN for the lifted trainer: conv 5×5 stride 2 with 6 ReLU channels (28×28 → 12×12), average
+   * pooling 2×2 (→ 6×6, folded into the next block), dense 64 ReLU, then an identity output with squared loss or a
+   * softmax cross-entropy output. Its hidden auxiliaries take 2·(864 + 64) floats per example (445 MB for 60,000
+   * images).
+   */
+  static MultiLayerNetwork liftedCnn(long seed, boolean softmax) {
+    var conf = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
+        .weightInit(WeightInit.RELU).list()
+        .layer(new ConvolutionLayer.Builder(5, 5).stride(2, 2).nOut(6).convolutionMode(ConvolutionMode.Truncate)
+            .activation(Activation.RELU).build())
+        .layer(new SubsamplingLayer.Builder(SubsamplingLayer.PoolingType.AVG).kernelSize(2, 2).stride(2, 2).build())
+        .layer(new DenseLayer.Builder().nOut(64).activation(Activation.RELU).build())
+        .layer(new OutputLayer.Builder(softmax ? LossFunctions.LossFunction.MCXENT : LossFunctions.LossFunction.MSE)
+            .nOut(10).activation(softmax ? Activation.SOFTMAX : Activation.IDENTITY).weightInit(WeightInit.XAVIER)
+            .build())
+        .setInputType(InputType.convolutionalFlat(28, 28, 1))
+        .build();
+    MultiLayerNetwork net = new MultiLayerNetwork(conf);
+    net.init();
+    return net;
   }
 
   private static int[] range(int n) {

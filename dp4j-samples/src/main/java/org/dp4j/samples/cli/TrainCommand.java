@@ -66,7 +66,8 @@ final class TrainCommand implements Callable<Integer> {
   @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn|softmax",
       description = "mlp: 784-256-10 tanh by default (see --hidden, --activation); cnn: the tanh CNN of Papernot "
           + "et al. 2021; softmax: L2-regularised softmax regression with a certified hidden-state epsilon "
-          + "(Ye & Shokri Cor. 6.3) (default: mlp).")
+          + "(Ye & Shokri Cor. 6.3) (default: mlp). With --algorithm dp-mbcd: mlp = lifted 784-256-256-10, cnn = "
+          + "lifted LeNet-style conv-avgpool-dense.")
   String model;
 
   @Option(names = "--sampler", paramLabel = "poisson|shuffle-once",

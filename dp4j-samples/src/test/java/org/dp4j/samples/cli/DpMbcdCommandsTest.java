@@ -111,6 +111,22 @@ class DpMbcdCommandsTest {
   }
 
   @Test
+  void cnnRunsWithThreeReleasedBlocksAndTheSameLedger() throws Exception {
+    // conv, dense and output blocks: in paper mode the constants (η, ρ, o, b, N) are those of the MLP test, so the
+    // ledger is again the digest 003 §5.2 vector summed over three blocks
+    Path report = tmp.resolve("c.json");
+    CliRun r = train("--model", "cnn", "--mode", "paper", "--report", report.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains("CNN conv5x5/2", "hidden auxiliaries", "final test accuracy");
+    JsonNode j = JSON.readTree(report.toFile());
+    assertThat(j.get("model").asText()).isEqualTo("cnn");
+    assertThat(j.get("auxiliaryBytes").asLong()).isEqualTo(4L * 2 * (864 + 64) * 4);
+    assertThat(j.get("ledger").get(1).get("lsiConstants")).hasSize(3);
+    assertThat(j.get("epsilonPaper").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilonSafe").asDouble()).isGreaterThan(12.9);
+  }
+
+  @Test
   void safeModeWithStrongConvexityHasThePapersConstantsAndABudgetStops() throws Exception {
     // μ = 1, ρ = 1: β = ρ² + 1 + μ = 3, L_F = max(|1 − 0.1|, |1 − 0.3|) = 0.9 and S_g = 2C = 1, as in PAPER mode
     Path report = tmp.resolve("s.json");
@@ -149,8 +165,10 @@ class DpMbcdCommandsTest {
 
   @Test
   void refusesBadInputNamingTheFlag() {
-    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--model", "cnn")
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--model", "softmax")
         .assertRefusedNaming("--model");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--model", "cnn", "--mode", "paper",
+        "--proximal-point").assertRefusedNaming("--proximal-point");
     CliRun.of("train", "--algorithm", "dp-mbcd").assertRefusedNaming("--noise-variance");
     CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "-1").assertRefusedNaming("--noise-variance");
     CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--mode", "fast")
