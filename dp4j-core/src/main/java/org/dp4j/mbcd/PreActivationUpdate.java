@@ -5,6 +5,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 import java.util.Arrays;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.INDArrayIndex;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The u-update of the lifted ReLU network, elementwise: u = argmin (a − max(0,u))² + (u − b)² with
@@ -36,6 +38,22 @@ final class PreActivationUpdate {
     checkArgument(Arrays.equals(a.shape(), b.shape()),
         "a and b must have the same shape, were %s and %s", Arrays.toString(a.shape()),
         Arrays.toString(b.shape()));
+    if (b.rank() != 2) {
+      return solveChunk(a, b);
+    }
+    // row chunks of about 2^20 entries: a 60,000 × 2,048 batch would otherwise need three 1 GB Java arrays
+    INDArray u = Nd4j.create(b.dataType(), b.shape());
+    long rows = b.rows();
+    long chunk = Math.max(1, (1L << 20) / Math.max(1, b.columns()));
+    for (long start = 0; start < rows; start += chunk) {
+      long end = Math.min(rows, start + chunk);
+      INDArrayIndex[] range = {NDArrayIndex.interval(start, end), NDArrayIndex.all()};
+      u.get(range).assign(solveChunk(a.get(range), b.get(range)));
+    }
+    return u;
+  }
+
+  private static INDArray solveChunk(INDArray a, INDArray b) {
     double[] av = a.dup('c').data().asDouble();
     double[] bv = b.dup('c').data().asDouble();
     double[] u = new double[bv.length];

@@ -54,6 +54,18 @@ class BlockSolversTest {
   }
 
   @Test
+  void uUpdateOfALargeBatchIsComputedInRowChunksWithTheSameResult() {
+    // 2,500 × 1,000 spans three row chunks of 2^20 entries
+    INDArray a = Nd4j.randn(new long[] {2500, 1000});
+    INDArray b = Nd4j.randn(new long[] {2500, 1000});
+    INDArray u = PreActivationUpdate.solve(a, b);
+    for (long[] ij : new long[][] {{0, 0}, {1047, 999}, {1048, 0}, {2096, 500}, {2499, 999}}) {
+      assertThat(u.getDouble(ij)).isEqualTo(PreActivationUpdate.solve(a.getDouble(ij), b.getDouble(ij)));
+    }
+    assertThat(u.sub(b).amaxNumber().doubleValue()).isPositive();
+  }
+
+  @Test
   void hiddenXUpdateAndClipMatchDigest() {
     // digest 003 §5.6: W = [[1,0],[0,2]] (so A = Wᵀ), u = [1,1], σ(u_prev) = [0.5,0] → [0.75, 0.4]
     LinearBlock w = block(new double[][] {{1, 0}, {0, 2}}, new double[] {0, 0});
