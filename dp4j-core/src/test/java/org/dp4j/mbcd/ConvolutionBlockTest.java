@@ -170,7 +170,9 @@ class ConvolutionBlockTest {
   }
 
   @Test
-  void clippedGradientEqualsBruteForceAndEveryExampleIsClippedToC() {
+  void clippedGradientEqualsBruteForceHuberGradientAndEveryExampleIsBoundedByC() {
+    // reference by loops: residual r_i = γ(W∗x_i + b − t_i), patch norm ‖P_i‖_F² = Σ over positions and kernel
+    // offsets of x², bound a_i = √(1 + ‖P_i‖_F²/m), scale s_i = min(1, (C/a_i)/‖r_i‖); the gradient is linear in r
     Random rnd = new Random(5);
     int c = 2;
     int h = 5;
@@ -186,22 +188,49 @@ class ConvolutionBlockTest {
     int m = 4;            // ⌈3/2⌉²
     double[][] raw = new double[n][];
     double[] stepNorms = new double[n];
+    double[] residualNorms = new double[n];
+    double[] bounds = new double[n];
     for (int i = 0; i < n; i++) {
-      raw[i] = bruteForceGradient(b, x.getRow(i).toDoubleVector(), t.getRow(i).toDoubleVector(), c,
-          h, out, k, s, 1, gamma);
+      double[] xi = x.getRow(i).toDoubleVector();
+      double[] ti = t.getRow(i).toDoubleVector();
+      raw[i] = bruteForceGradient(b, xi, ti, c, h, out, k, s, 1, gamma);
       double sq = 0;
       for (int p = 0; p < raw[i].length; p++) {
         double scaled = raw[i][p] / Math.sqrt(p < out ? positions : m);
         sq += scaled * scaled;
       }
       stepNorms[i] = Math.sqrt(sq);
+      double[] z = bruteForce(b, xi, c, h, h, out, k, s, 1);
+      double rr = 0;
+      for (int q = 0; q < z.length; q++) {
+        rr += gamma * gamma * (z[q] - ti[q]) * (z[q] - ti[q]);
+      }
+      residualNorms[i] = Math.sqrt(rr);
+      double pp = 0;
+      for (int oy = 0; oy < 3; oy++) {
+        for (int ox = 0; ox < 3; ox++) {
+          for (int ch = 0; ch < c; ch++) {
+            for (int ky = 0; ky < k; ky++) {
+              for (int kx = 0; kx < k; kx++) {
+                int row = oy * s + ky - 1;
+                int col = ox * s + kx - 1;
+                if (row >= 0 && row < h && col >= 0 && col < h) {
+                  pp += Math.pow(xi[(ch * h + row) * h + col], 2);
+                }
+              }
+            }
+          }
+        }
+      }
+      bounds[i] = Math.sqrt(1 + pp / m);
+      assertThat(stepNorms[i]).as("‖M_iᵀr_i‖ ≤ a_i‖r_i‖").isLessThanOrEqualTo(bounds[i] * residualNorms[i] * (1 + 1e-12));
     }
     ConvolutionBlockGradient loose = ConvolutionBlockGradient.compute(b, x, t, gamma, 1e9);
     assertThat(loose.unclippedNorms().toDoubleVector()).containsExactly(stepNorms, within(1e-10));
     double clip = 0.5 * java.util.Arrays.stream(stepNorms).min().orElseThrow();
     double[] mean = new double[raw[0].length];
     for (int i = 0; i < n; i++) {
-      double scale = Math.min(1, clip / stepNorms[i]);
+      double scale = Math.min(1, clip / bounds[i] / residualNorms[i]);
       assertThat(scale * stepNorms[i]).isLessThanOrEqualTo(clip * (1 + 1e-12));
       for (int p = 0; p < mean.length; p++) {
         mean[p] += scale * raw[i][p] / Math.sqrt(p < out ? positions : m) / n;
@@ -210,6 +239,38 @@ class ConvolutionBlockTest {
     INDArray clipped = b.clippedGradient(x, t, gamma, clip);
     assertThat(clipped.toDoubleVector()).containsExactly(mean, within(1e-12));
     assertThat(clipped.norm2Number().doubleValue()).isLessThanOrEqualTo(clip * (1 + 1e-12));
+  }
+
+  @Test
+  void clippedGradientStepIsNonExpansiveAtTheCertifiedStepSize() {
+    // SAFE mode's L_F = 1 for θ̃ ↦ θ̃ − η·ḡ(θ̃) with η(ρ² + 1)γ ≤ 2 needs the clipped ḡ to be the gradient of a
+    // convex, γ(ρ² + 1)-smooth function; probe pairs of nearby parameters with clipping active
+    Random rnd = new Random(17);
+    double gamma = 1.0;
+    double rho = 1.0;
+    double eta = 2.0 / (gamma * (rho * rho + 1));
+    double worst = 0;
+    for (int trial = 0; trial < 300; trial++) {
+      ConvolutionBlock b = conv(rnd, 1, 4, 4, 1, 2, 1, 0, ConvolutionMode.Truncate);
+      INDArray x = Nd4j.randn(new long[] {1, 16});
+      RowNormClip.clipInPlace(x, rho);
+      INDArray t = Nd4j.randn(new long[] {1, b.nOut()});
+      INDArray theta = Nd4j.randn(new long[] {1, b.parameterCount()});
+      double norm = b.clippedGradient(x, t, gamma, 1e9).norm2Number().doubleValue();
+      double clip = norm * (0.3 + 0.6 * rnd.nextDouble());   // clipping active, but not far below the norm
+      INDArray other = theta.add(Nd4j.randn(new long[] {1, b.parameterCount()}).muli(1e-4));
+      INDArray f1 = step(b, theta, x, t, gamma, eta, clip);
+      INDArray f2 = step(b, other, x, t, gamma, eta, clip);
+      worst = Math.max(worst, f1.distance2(f2) / theta.distance2(other));
+    }
+    assertThat(worst).isLessThanOrEqualTo(1 + 1e-6);
+  }
+
+  private static INDArray step(ConvolutionBlock b, INDArray theta, INDArray x, INDArray t, double gamma, double eta,
+      double clip) {
+    b.setStepCoordinates(theta.dup());
+    INDArray g = b.clippedGradient(x, t, gamma, clip);
+    return b.stepCoordinates().sub(g.reshape(theta.shape()).mul(eta));
   }
 
   @Test
