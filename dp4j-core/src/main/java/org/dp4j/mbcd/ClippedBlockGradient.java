@@ -33,6 +33,22 @@ final class ClippedBlockGradient {
   }
 
   /**
+   * The softmax cross-entropy output block (x̃_i·Θ → p_i = softmax, labels y_i): per-example gradients
+   * s_i·x̃_iᵀ(p_i − y_i) with the fixed weights s_i = min(1, C/(√2·‖x̃_i‖)), since ‖p − y‖₂ ≤ √2. Each s_i·CE_i is
+   * convex and ½s_i(‖x̃_i‖²)-smooth, so the step keeps SAFE mode's L_F for β = ½(ρ² + 1), and ‖g_i‖ ≤ C (S_g = 2C).
+   * Clipping g_i at its actual norm instead would make θ ↦ θ − η·ḡ(θ) expansive (the residual p − y is not the
+   * gradient of a function whose clip is monotone).
+   */
+  static ClippedBlockGradient crossEntropy(LinearBlock block, INDArray inputs, INDArray labels, double clipNorm) {
+    long b = inputs.rows();
+    INDArray inputNorms = Transforms.sqrt(inputs.mul(inputs).sum(1).addi(1.0), false).reshape(b, 1);
+    INDArray weights = Transforms.min(inputNorms.muli(Math.sqrt(2.0)).rdiv(clipNorm), 1.0, false);
+    INDArray residual = Transforms.softmax(block.apply(inputs), false).subi(labels).muliColumnVector(weights);
+    // the clip in fromResiduals is now inactive (‖g_i‖ ≤ C by construction) up to rounding
+    return fromResiduals(inputs, residual, true, clipNorm);
+  }
+
+  /**
    * The clipped mean from the per-example residuals r_i (consumed): g_i = x_iᵀ r_i, plus r_i for a
    * bias if {@code withBias}, so ‖g_i‖² = (‖x_i‖² [+ 1])·‖r_i‖².
    */

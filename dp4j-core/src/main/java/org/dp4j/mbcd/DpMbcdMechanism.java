@@ -12,10 +12,15 @@ import org.dp4j.sampling.SamplingScheme;
 /**
  * What a DP-MBCD run does to each released block, as an immutable value for the hidden-state
  * accountant (Chen &amp; Liu Alg. 4, Eq. 14, Thm. 4.6; digest 003 §2.4, §3.11, P6–P8, P12, P14). It holds
- * no data and computes no privacy: the accountant reads η, o(k, j), b, S_g = 2C, N and K from here.
+ * no data and computes no privacy: the accountant reads η, o(k, j), b, S_g = 2C, N and K from here — in the
+ * <b>mean</b> parameterisation ({@link #meanLearningRate()}, {@link #meanNoiseSchedule()}), which for a
+ * {@link BatchReduction#SUM} run differs from the configured {@link #learningRate()} and {@link #noiseSchedule()}
+ * by the factors b and 1/b; {@link DpMbcdAccounting} does this for you.
  *
  * <p>Per released block d and step (k, j): θ_d ← Prox_{η,r}(θ_d − η·ḡ_d + N(0, 2η·o(k,j)·I)), ḡ_d the
- * batch mean of per-example gradients clipped to C, batches a fixed shuffle-once partition visited in
+ * batch mean of per-example gradients bounded by C (clipped for dense blocks; Huberised residuals for
+ * convolution blocks and weighted examples for a softmax output, so that the step keeps its L_F), with η and o in
+ * the mean parameterisation, batches a fixed shuffle-once partition visited in
  * the same order every epoch. The smoothness bounds β_d = w_d·(ρ_d² + 1) (w_d = γ for d &lt; D, 1 for
  * the output; +1 from the bias) are what the code enforces by clipping x_d to ρ_d (for a convolution
  * block in its normalised step coordinates, where digest P4's γ(mρ_d² + L) becomes the same bound; see

@@ -1,11 +1,14 @@
 package org.dp4j.mbcd;
 
 /**
- * Called by {@link DpMbcdTrainer} after every released-block step, e.g. to drive a hidden-state
- * accountant ({@code step(j, o)} once per block per batch; digest 003 §3.11, §7).
+ * Called by {@link DpMbcdTrainer} after every batch's released-block steps (progress, diagnostics). Accounting does
+ * not need it: the trainer's ledger reads the whole schedule from {@link DpMbcdMechanism} (digest 003 §3.11, §7).
  */
 @FunctionalInterface
 public interface DpMbcdStepListener {
-  /** All D+1 blocks have just taken their noisy step at batch j of epoch k with temperature o. */
+  /**
+   * All D+1 blocks have just taken their noisy step at batch j of epoch k with the configured temperature o(k, j)
+   * (for {@link BatchReduction#SUM} the sum-parameter o; the mean-parameter one is o/b).
+   */
   void stepDone(int epoch, int batch, double temperature);
 }

@@ -26,12 +26,13 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 import org.slf4j.LoggerFactory;
 
 /**
- * DP-MBCD for a lifted ReLU network with MSE loss (Chen &amp; Liu Alg. 4; digest 003 §2.5, §7): dense
+ * DP-MBCD for a lifted ReLU network with an MSE or softmax cross-entropy output ({@link OutputLoss}; Chen &amp;
+ * Liu Alg. 4; digest 003 §2.5, §7): dense
  * ({@link LiftedMlp}) or convolutional with average pooling ({@link LiftedCnn}; x-updates by conjugate
  * gradient, conv blocks stepped in normalised coordinates, see {@link ConvolutionBlock}).
  * Per batch of a shuffle-once fixed partition: x-update (Eq. 11) and clip to ρ_d (Eq. 12) for every
  * hidden/output auxiliary, u-update (Eq. 10), then every released block W_d takes the noisy proximal
- * step of Eq. 14 with per-example gradients clipped to C (digest P6). The auxiliaries are per
+ * step of Eq. 14 with per-example gradients bounded by C (digest P6). The auxiliaries are per
  * example, held for the whole data set inside the trainer, and never leave it.
  *
  * <p>The privacy guarantee is the hidden-state one (only the final blocks are released): calling
@@ -93,7 +94,8 @@ public final class DpMbcdTrainer {
         .batches(partition.plan()).epochs(b.epochs).clipNorm(b.clipNorm)
         .strongConvexity(b.strongConvexity).blockStepRule(b.blockStepRule)
         .batchReduction(b.batchReduction).outputLoss(model.outputLoss()).noiseSchedule(b.schedule)
-        .blocks(counts, rho).prox(b.prox.description(), b.prox.lipschitzConstant(b.learningRate))
+        .blocks(counts, rho).prox(b.prox.description(), b.prox.lipschitzConstant(b.batchReduction == BatchReduction.SUM
+            ? b.learningRate * batchSize : b.learningRate))
         .secureNoise(b.noise instanceof GaussianNoise g && g.isSecure()).build();
     this.ledger = b.accounting.ledger(mechanism);
     for (int j = 0; j < mechanism.numBatchesPerEpoch(); j++) {
@@ -259,9 +261,7 @@ public final class DpMbcdTrainer {
         continue;
       }
       INDArray g = crossEntropy
-          // per-example CE gradient: x̃_iᵀ(p_i − y_i), so the residual is p − y
-          ? ClippedBlockGradient.fromResiduals(x[d], Transforms.softmax(model.block(d).apply(x[d]), false).subi(y),
-              true, mechanism.clipNorm()).flat()
+          ? ClippedBlockGradient.crossEntropy(model.linearBlock(d), x[d], y, mechanism.clipNorm()).flat()
           : model.block(d).clippedGradient(x[d], target, weight, mechanism.clipNorm());
       NoisyProximalStep.apply(model.block(d), g, eta,
           mechanism.strongConvexity(), o, prox, noise);

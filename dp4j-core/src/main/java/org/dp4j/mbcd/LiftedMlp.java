@@ -81,10 +81,14 @@ public final class LiftedMlp extends LiftedNetwork {
 
   /** Squared loss with identity activation, or softmax with (multi-class) cross-entropy; nothing else. */
   static OutputLoss outputLoss(BaseOutputLayer out) {
-    if (out.getActivationFn() instanceof ActivationIdentity && out.getLossFn() instanceof LossL2) {
+    if (out.getActivationFn() instanceof ActivationIdentity && out.getLossFn() instanceof LossL2 l2) {
+      checkArgument(l2.getWeights() == null, "the output loss has per-output weights %s, which the lifted"
+          + " objective would ignore; use an unweighted loss", l2.getWeights());
       return OutputLoss.SQUARED;   // LossMSE is a LossL2
     }
-    if (out.getActivationFn() instanceof ActivationSoftmax && out.getLossFn() instanceof LossMCXENT) {
+    if (out.getActivationFn() instanceof ActivationSoftmax && out.getLossFn() instanceof LossMCXENT ce) {
+      checkArgument(ce.getWeights() == null, "the output loss has per-class weights %s, which the lifted"
+          + " objective would ignore; use an unweighted loss", ce.getWeights());
       return OutputLoss.SOFTMAX_CROSS_ENTROPY;   // LossNegativeLogLikelihood is a LossMCXENT
     }
     throw new IllegalArgumentException(String.format("the output layer must be identity + MSE/L2 (the paper's"

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.ops.transforms.Transforms;
 
 /** The lifted-network block solvers against digest 003 §5.6 and brute-force minimisation. */
 class BlockSolversTest {
@@ -269,6 +270,45 @@ class BlockSolversTest {
         1.05363427, -0.47350128, 0.11986702, 0.36658279, 0.69278137, -0.95936416}, within(1e-6));
     assertThat(w.bias().reshape(3).toDoubleVector())
         .containsExactly(new double[] {0.06747993, -0.00831828, -0.15916165}, within(1e-6));
+  }
+
+  @Test
+  void crossEntropyGradientsAreBoundedByCAndTheirStepIsNonExpansiveUnlikeANaiveClip() {
+    // ‖p − y‖ ≤ √2, so weighting example i by s_i = min(1, C/(√2‖x̃_i‖)) bounds ‖g_i‖ by C and keeps a convex,
+    // ½(ρ² + 1)-smooth objective: θ ↦ θ − η·ḡ(θ) is 1-Lipschitz for η = 2/β. Clipping g_i at its own norm is not.
+    Random rnd = new Random(23);
+    double rho = 1.0;
+    double eta = 2.0 / (0.5 * (rho * rho + 1));
+    double worst = 0;
+    double worstNaive = 0;
+    for (int trial = 0; trial < 400; trial++) {
+      LinearBlock w = randomBlock(rnd, 3, 3);
+      INDArray x = Nd4j.randn(new long[] {1, 3});
+      RowNormClip.clipInPlace(x, rho);
+      INDArray y = Nd4j.zeros(1, 3).putScalar(0, trial % 3, 1.0);
+      INDArray theta = w.flat();
+      INDArray other = theta.add(Nd4j.randn(new long[] {1, theta.length()}).muli(1e-5));
+      double full = ClippedBlockGradient.crossEntropy(w, x, y, 1e9).flat().norm2Number().doubleValue();
+      double clip = full * (0.3 + 0.6 * rnd.nextDouble());
+      worst = Math.max(worst, lipschitzRatio(w, theta, other, eta,
+          v -> ClippedBlockGradient.crossEntropy(w, x, y, clip).flat()));
+      worstNaive = Math.max(worstNaive, lipschitzRatio(w, theta, other, eta,
+          v -> ClippedBlockGradient.fromResiduals(x, Transforms.softmax(w.apply(x), false).subi(y), true, clip).flat()));
+      INDArray g = ClippedBlockGradient.crossEntropy(w, x, y, clip).flat();
+      assertThat(g.norm2Number().doubleValue()).isLessThanOrEqualTo(clip * (1 + 1e-12));
+    }
+    assertThat(worst).isLessThanOrEqualTo(1 + 1e-6);
+    assertThat(worstNaive).as("the naive clip expands").isGreaterThan(1.001);
+  }
+
+  private static double lipschitzRatio(LinearBlock w, INDArray theta, INDArray other, double eta,
+      java.util.function.Function<LinearBlock, INDArray> gradient) {
+    w.setFlat(theta);
+    INDArray f1 = theta.sub(gradient.apply(w).mul(eta));
+    w.setFlat(other);
+    INDArray f2 = other.sub(gradient.apply(w).mul(eta));
+    w.setFlat(theta);
+    return f1.distance2(f2) / theta.distance2(other);
   }
 
   private static double crossEntropy(INDArray logits, INDArray oneHot) {

@@ -156,6 +156,68 @@ class DpMbcdTrainerTest {
     }
   }
 
+  @Test
+  void oneSummedStepEqualsAHandComputationAndTheNoiseHasTheStatedScale() {
+    // one output block (3 → 2), n = b = 4, SUM: A' = A − η·Σ_i clip_C(x̃_iᵀr_i), r_i = x_i·A + c − y_i, and every
+    // noise draw has std √(2η·o) (digest 003 Eq. 14 on sums, P7)
+    MultiLayerNetwork net = LiftedMlpTest.mlp(9, 3, 2);
+    double[][] x = {{0.5, 0.1, -0.2}, {0, 0.6, 0.3}, {-0.4, 0.2, 0.2}, {0.1, -0.1, 0.7}};
+    double[][] y = {{1, 0}, {0, 1}, {1, 0}, {0, 1}};
+    double eta = 0.05;
+    double o = 1e-3;
+    double clip = 0.4;
+    double[] p = net.params().toDoubleVector();   // DL4J order: A [3, 2] in 'f' order, then c
+    double[][] a = new double[3][2];
+    for (int k = 0; k < 3; k++) {
+      for (int j = 0; j < 2; j++) {
+        a[k][j] = p[j * 3 + k];
+      }
+    }
+    double[] c = {p[6], p[7]};
+    double[][] expectedA = new double[3][2];
+    double[] expectedC = c.clone();
+    for (int k = 0; k < 3; k++) {
+      expectedA[k] = a[k].clone();
+    }
+    for (int i = 0; i < 4; i++) {
+      double[] r = new double[2];
+      double xx = 1;
+      for (int k = 0; k < 3; k++) {
+        xx += x[i][k] * x[i][k];
+      }
+      for (int j = 0; j < 2; j++) {
+        r[j] = c[j] - y[i][j];
+        for (int k = 0; k < 3; k++) {
+          r[j] += x[i][k] * a[k][j];
+        }
+      }
+      double norm = Math.sqrt(xx * (r[0] * r[0] + r[1] * r[1]));
+      double scale = Math.min(1, clip / norm);
+      for (int j = 0; j < 2; j++) {
+        for (int k = 0; k < 3; k++) {
+          expectedA[k][j] -= eta * scale * x[i][k] * r[j];
+        }
+        expectedC[j] -= eta * scale * r[j];
+      }
+    }
+    List<Double> stds = new ArrayList<>();
+    DpMbcdTrainer t = DpMbcdTrainer.builder(net, Nd4j.createFromArray(x), Nd4j.createFromArray(y)).batchSize(4)
+        .epochs(1).learningRate(eta).clipNorm(clip).inputNormBound(1.0).batchReduction(BatchReduction.SUM)
+        .noiseSchedule(NoiseTemperatureSchedule.constant(o)).noise((target, std) -> stds.add(std)).partitionSeed(1)
+        .accounting(DpMbcdAccounting.builder().mode(org.dp4j.accounting.hiddenstate.DpMbcdMode.PAPER).build())
+        .build();
+    t.fit();
+    double[] q = t.releasedNetwork().params().toDoubleVector();
+    for (int k = 0; k < 3; k++) {
+      for (int j = 0; j < 2; j++) {
+        assertThat(q[j * 3 + k]).as("A[%s][%s]", k, j).isCloseTo(expectedA[k][j], within(1e-12));
+      }
+    }
+    assertThat(q[6]).isCloseTo(expectedC[0], within(1e-12));
+    assertThat(q[7]).isCloseTo(expectedC[1], within(1e-12));
+    assertThat(stds).hasSize(1).allSatisfy(std -> assertThat(std).isCloseTo(Math.sqrt(2 * eta * o), within(1e-15)));
+  }
+
   private static double[] run(INDArray[] train, double o, INDArray probe) {
     DpMbcdTrainer t = trainer(LiftedMlpTest.mlp(5, 8, 16, 3), train, o).epochs(1).build();
     t.fit();

@@ -86,6 +86,12 @@ class LiftedMlpTest {
     assertThatThrownBy(() -> LiftedMlp.from(init(softmax)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("identity + MSE")
         .hasMessageContaining("softmax + MCXENT");
+    var weighted = new NeuralNetConfiguration.Builder().dataType(DataType.DOUBLE).list()
+        .layer(new DenseLayer.Builder().nIn(3).nOut(4).activation(Activation.RELU).build())
+        .layer(new OutputLayer.Builder(new org.nd4j.linalg.lossfunctions.impl.LossMSE(Nd4j.createFromArray(1.0, 2.0)))
+            .nIn(4).nOut(2).activation(Activation.IDENTITY).build()).build();
+    assertThatThrownBy(() -> LiftedMlp.from(init(weighted)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("per-output weights");
     var l2 = new NeuralNetConfiguration.Builder().dataType(DataType.DOUBLE).l2(1e-4).list()
         .layer(new DenseLayer.Builder().nIn(3).nOut(4).activation(Activation.RELU).build())
         .layer(new OutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2)
