@@ -163,7 +163,7 @@ final class MadelonCommand implements Callable<Integer> {
     }
     s.append(String.format(Locale.ROOT, "RDP at alpha = 2 summed over the %d released blocks; epsilon at delta = %s "
         + "(improved conversion); %s, replace one record; paper mode: the paper's L_F = |1 - eta*rho^2|, S_g = rho^2; "
-        + "safe mode: S_g = 2C, L_F = 1; hidden auxiliaries assumed not to leak (digest 003 P10)%n",
+        + "safe mode: S_g = 2C, L_F = max(|1 - eta*mu|, |1 - eta*(rho^2 + 1 + mu)|); hidden auxiliaries assumed not to leak (digest 003 P10)%n",
         e.widths().length - 1, delta, ThreatModel.LAST_ITERATE_ONLY.description()));
     if (proximalPoint) {
       s.append("proximal-point block steps: a data-dependent map on unclipped updates, so no safe epsilon; the paper-mode "
