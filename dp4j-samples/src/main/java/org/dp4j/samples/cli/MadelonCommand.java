@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.data.LabelledVectors;
 import org.dp4j.data.SyntheticClassification;
+import org.dp4j.mbcd.BatchReduction;
 import org.dp4j.mbcd.BlockStepRule;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -80,6 +81,11 @@ final class MadelonCommand implements Callable<Integer> {
       description = "The paper's MNIST variant (exact proximal-point block steps); accounted in paper mode only.")
   boolean proximalPoint;
 
+  @Option(names = "--batch-reduction", defaultValue = "mean", paramLabel = "mean|sum",
+      description = "Block steps on batch means (default) or on batch sums as the paper's Eq. 15-17 print them "
+          + "(digest 003 P7; safe accounting uses the equivalent mean parameters, paper mode the paper's).")
+  String batchReduction;
+
   @Option(names = "--delta", defaultValue = "1e-5", paramLabel = "D", description = "Delta (default: 1e-5).")
   double delta;
 
@@ -110,7 +116,8 @@ final class MadelonCommand implements Callable<Integer> {
       MadelonExperiment.Builder b = MadelonExperiment.builder(all.rows(0, split), all.rows(split, samples))
           .epochs(epochs).repeats(repeats).batchSize(batchSize).hidden(hidden).learningRate(learningRate).rho(rho)
           .clipNorm(clipNorm).constantNoise(constantNoise).decreasingNoise(finalNoise, decrement).delta(delta)
-          .stepRule(proximalPoint ? BlockStepRule.PROXIMAL_POINT : BlockStepRule.GRADIENT).initSeed(initSeed);
+          .stepRule(proximalPoint ? BlockStepRule.PROXIMAL_POINT : BlockStepRule.GRADIENT).initSeed(initSeed)
+          .batchReduction(reduction(cmd));
       if (insecureSeed != null) {
         b.insecureSeed(insecureSeed);
       }
@@ -140,11 +147,22 @@ final class MadelonCommand implements Callable<Integer> {
     return 0;
   }
 
+  private BatchReduction reduction(CommandLine cmd) {
+    return switch (batchReduction.toLowerCase(Locale.ROOT)) {
+      case "mean" -> BatchReduction.MEAN;
+      case "sum" -> BatchReduction.SUM;
+      default -> throw new CommandLine.ParameterException(cmd, "--batch-reduction must be mean or sum, was "
+          + batchReduction);
+    };
+  }
+
   private String setting(MadelonExperiment e) {
     return String.format(Locale.ROOT, "DP-MBCD on synthetic 'Madelon' (%d examples, 80/20 split, data seed %d), MLP %s "
-            + "(MSE), b = %d, eta = %s, rho = %s, C = %s, %s block steps, %d run(s) per row%s", samples, dataSeed,
+            + "(MSE), b = %d, eta = %s, rho = %s, C = %s, %s block steps on batch %ss, %d run(s) per row%s", samples,
+        dataSeed,
         Arrays.toString(e.widths()).replace(", ", "-").replace("[", "").replace("]", ""), batchSize, learningRate,
-        rho, clipNorm, proximalPoint ? "proximal-point" : "clipped-gradient", repeats,
+        rho, clipNorm, proximalPoint ? "proximal-point" : "clipped-gradient", batchReduction.toLowerCase(Locale.ROOT),
+        repeats,
         insecureSeed != null ? " (INSECURE seeded noise)" : "");
   }
 
@@ -187,6 +205,7 @@ final class MadelonCommand implements Callable<Integer> {
     r.put("rho", rho);
     r.put("clipNorm", clipNorm);
     r.put("blockStep", proximalPoint ? "proximal-point" : "gradient");
+    r.put("batchReduction", batchReduction.toLowerCase(Locale.ROOT));
     r.put("repeats", repeats);
     r.put("secureNoise", insecureSeed == null);
     r.put("delta", delta);

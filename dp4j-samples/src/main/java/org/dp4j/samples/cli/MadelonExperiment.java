@@ -16,6 +16,7 @@ import org.dp4j.accounting.hiddenstate.DpMbcdAccountant;
 import org.dp4j.accounting.hiddenstate.DpMbcdMode;
 import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
 import org.dp4j.data.LabelledVectors;
+import org.dp4j.mbcd.BatchReduction;
 import org.dp4j.mbcd.BlockStepRule;
 import org.dp4j.mbcd.DpMbcdAccounting;
 import org.dp4j.mbcd.DpMbcdMechanism;
@@ -76,6 +77,7 @@ final class MadelonExperiment {
   private final double rho;
   private final double clipNorm;
   private final BlockStepRule stepRule;
+  private final BatchReduction reduction;
   private final List<Schedule> schedules;
   private final double delta;
   private final long initSeed;
@@ -92,6 +94,7 @@ final class MadelonExperiment {
     this.rho = b.rho;
     this.clipNorm = b.clipNorm;
     this.stepRule = b.stepRule;
+    this.reduction = b.reduction;
     this.schedules = List.of(Schedule.constant(b.constantNoise), Schedule.decreasing(b.finalNoise, b.decrement));
     this.delta = b.delta;
     this.initSeed = b.initSeed;
@@ -176,7 +179,7 @@ final class MadelonExperiment {
     DpMbcdMode ledgerMode = stepRule == BlockStepRule.GRADIENT ? DpMbcdMode.SAFE : DpMbcdMode.PAPER;
     DpMbcdTrainer.Builder b = DpMbcdTrainer.builder(net, data.getFeatures(), data.getLabels()).batchSize(batchSize)
         .epochs(k).learningRate(learningRate).clipNorm(clipNorm).activationNormBound(rho).inputNormBound(rho)
-        .noiseSchedule(s.forEpochs().apply(k)).blockStepRule(stepRule)
+        .noiseSchedule(s.forEpochs().apply(k)).blockStepRule(stepRule).batchReduction(reduction)
         .accounting(DpMbcdAccounting.builder().mode(ledgerMode).delta(delta).build());
     if (insecureSeed != null) {
       b.noise(GaussianNoise.insecureFixedSeed(insecureSeed + 1000L * r + k)).partitionSeed(insecureSeed + r);
@@ -215,6 +218,7 @@ final class MadelonExperiment {
     private double rho = 1.0;
     private double clipNorm = 0.5;
     private BlockStepRule stepRule = BlockStepRule.GRADIENT;
+    private BatchReduction reduction = BatchReduction.MEAN;
     private double constantNoise = 0.005;
     private double finalNoise = 0.002;
     private double decrement = 0.00025;
@@ -261,6 +265,12 @@ final class MadelonExperiment {
     /** C; the default 0.5 makes the safe S_g = 2C equal to the paper's S_g = ρ² = 1. */
     Builder clipNorm(double c) {
       this.clipNorm = c;
+      return this;
+    }
+
+    /** MEAN (default) or the paper's printed batch sums (digest 003 P7). */
+    Builder batchReduction(BatchReduction r) {
+      this.reduction = checkNotNull(r, "reduction");
       return this;
     }
 

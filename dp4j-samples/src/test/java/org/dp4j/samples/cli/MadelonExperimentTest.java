@@ -129,6 +129,28 @@ class MadelonExperimentTest {
   }
 
   @Test
+  void batchSumsGiveTheSafeEpsilonOfTheEquivalentMeanRun() throws Exception {
+    // b = 32: SUM with η = 0.05 and o is the MEAN run with η = 1.6 and o/32 (digest 003 P7)
+    String[] common = {"experiment", "madelon", "--samples", "200", "--batch-size", "32", "--hidden", "8", "--epochs",
+        "2", "--repeats", "1", "--insecure-seed", "5", "--json", "--noise-decrement", "0"};
+    List<String> sum = new ArrayList<>(List.of(common));
+    sum.addAll(List.of("--batch-reduction", "sum", "--learning-rate", "0.05", "--constant-noise", "0.32",
+        "--final-noise", "0.32"));
+    List<String> mean = new ArrayList<>(List.of(common));
+    mean.addAll(List.of("--learning-rate", "1.6", "--constant-noise", "0.01", "--final-noise", "0.01"));
+    CliRun s = CliRun.of(sum.toArray(String[]::new));
+    CliRun m = CliRun.of(mean.toArray(String[]::new));
+    assertThat(s.status()).as(s.err()).isZero();
+    assertThat(m.status()).as(m.err()).isZero();
+    JsonNode js = new ObjectMapper().readTree(s.out());
+    JsonNode jm = new ObjectMapper().readTree(m.out());
+    assertThat(js.get("batchReduction").asText()).isEqualTo("sum");
+    double safe = jm.get("rows").get(0).get("epsilonSafe").asDouble();
+    assertThat(js.get("rows").get(0).get("epsilonSafe").asDouble()).isCloseTo(safe, within(1e-9 * safe));
+    CliRun.of("experiment", "madelon", "--batch-reduction", "avg").assertRefusedNaming("--batch-reduction");
+  }
+
+  @Test
   void commandRefusesBadValuesNamingThem() {
     CliRun.of("experiment", "madelon", "--epochs", "0").assertRefusedNaming("epochs must be >= 1");
     CliRun.of("experiment", "madelon", "--constant-noise", "-1").assertRefusedNaming("noise temperatures");
