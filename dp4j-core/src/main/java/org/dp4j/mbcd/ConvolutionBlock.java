@@ -2,6 +2,8 @@ package org.dp4j.mbcd;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import org.dp4j.noise.NoiseSource;
+import org.dp4j.prox.ProximalOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -104,6 +106,46 @@ final class ConvolutionBlock implements LiftedBlock {
   public INDArray clippedGradient(INDArray inputs, INDArray targets, double weight,
       double clipNorm) {
     return ConvolutionBlockGradient.compute(this, inputs, targets, weight, clipNorm).flat();
+  }
+
+  /**
+   * Per output channel o the block is a least-squares problem in z_o = (√L·b_o, √m·W_o) with design rows
+   * g = (1/√L, P_{i,p}/√m) over all examples i and positions p, so the proximal-point step solves, for all channels
+   * at once, ((1/η + μ)I + (w/b)·GᵀG)·Z = Θ̂/η + (w/b)·GᵀT with the (K+1)² Gram matrix GᵀG.
+   */
+  @Override
+  public void proximalPointStep(INDArray inputs, INDArray targets, double weight, double eta, double mu,
+      double temperature, ProximalOperator prox, NoiseSource noise) {
+    long b = inputs.rows();
+    int k = geometry.patchSize();
+    int c = outChannels();
+    double sqrtL = biasScale();
+    double sqrtM = weightScale();
+    INDArray flatPatches = patches(inputs).reshape('c', b * geometry.positions(), k);
+    INDArray t = rowsToPositions(targets);                                          // [b·L, c_out]
+    INDArray gram = Nd4j.create(flatPatches.dataType(), k + 1, k + 1);
+    INDArray colSums = flatPatches.sum(0).reshape(1, k).divi(sqrtL * sqrtM);
+    gram.putScalar(0, 0, (double) b * geometry.positions() / (sqrtL * sqrtL));
+    gram.get(NDArrayIndex.point(0), NDArrayIndex.interval(1, k + 1)).assign(colSums);
+    gram.get(NDArrayIndex.interval(1, k + 1), NDArrayIndex.point(0)).assign(colSums);
+    gram.get(NDArrayIndex.interval(1, k + 1), NDArrayIndex.interval(1, k + 1))
+        .assign(flatPatches.transpose().mmul(flatPatches).divi(sqrtM * sqrtM));
+    INDArray rhs = Nd4j.vstack(t.sum(0).reshape(1, c).divi(sqrtL), flatPatches.transpose().mmul(t).divi(sqrtM))
+        .muli(weight / b);                                                              // [K+1, c_out]
+    INDArray theta = stepCoordinates();                                                 // [bias c | weights c·K]
+    noise.addGaussian(theta, Math.sqrt(2.0 * eta * temperature));
+    INDArray anchor = Nd4j.vstack(theta.get(NDArrayIndex.point(0), NDArrayIndex.interval(0, c)).reshape(1, c),
+        theta.get(NDArrayIndex.point(0), NDArrayIndex.interval(c, c + (long) c * k)).reshape('c', c, k)
+            .transpose());
+    rhs.addi(anchor.divi(eta));
+    INDArray m = gram.muli(weight / b);
+    m.addi(Nd4j.eye(k + 1).castTo(m.dataType()).muli(1.0 / eta + mu));
+    SymmetricEigen eigen = SymmetricEigen.of(m);
+    INDArray q = eigen.vectors();
+    INDArray z = q.mmul(q.transpose().mmul(rhs).muliColumnVector(eigen.values().reshape(k + 1, 1).rdiv(1.0)));
+    INDArray next = Nd4j.hstack(z.get(NDArrayIndex.point(0), NDArrayIndex.all()).reshape(1, c),
+        z.get(NDArrayIndex.interval(1, k + 1), NDArrayIndex.all()).transpose().dup('c').reshape(1, (long) c * k));
+    setStepCoordinates(prox.apply(next, eta));
   }
 
   /** S = diag(√L for the bias, √m for the weights): θ̃ = S·θ. */

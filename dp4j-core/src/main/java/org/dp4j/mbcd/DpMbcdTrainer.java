@@ -256,8 +256,7 @@ public final class DpMbcdTrainer {
         continue;
       }
       if (mechanism.blockStepRule() == BlockStepRule.PROXIMAL_POINT) {
-        ProximalPointStep.apply(model.linearBlock(d), x[d], target, weight, eta,
-            mechanism.strongConvexity(), o, prox, noise);
+        model.block(d).proximalPointStep(x[d], target, weight, eta, mechanism.strongConvexity(), o, prox, noise);
         continue;
       }
       INDArray g = crossEntropy
@@ -436,9 +435,6 @@ public final class DpMbcdTrainer {
           "features and labels must be matrices with one row per example, shapes %s and %s",
           Arrays.toString(features.shape()), Arrays.toString(labels.shape()));
       LiftedNetwork probe = LiftedNetwork.from(initial);
-      checkArgument(blockStepRule == BlockStepRule.GRADIENT || probe.allDense(),
-          "the proximal-point block step exists for dense blocks only; this network has convolution"
-              + " or pooled blocks: use BlockStepRule.GRADIENT");
       int[] widths = probe.widths();
       checkArgument(features.columns() == widths[0] && labels.columns() == widths[widths.length - 1],
           "data shapes %s/%s do not match the network widths %s",

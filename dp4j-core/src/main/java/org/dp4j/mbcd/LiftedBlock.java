@@ -1,5 +1,7 @@
 package org.dp4j.mbcd;
 
+import org.dp4j.noise.NoiseSource;
+import org.dp4j.prox.ProximalOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -51,6 +53,14 @@ interface LiftedBlock {
    * coordinates, as a flat row [1, parameterCount()] in the order of {@link #stepCoordinates()}.
    */
   INDArray clippedGradient(INDArray inputs, INDArray targets, double weight, double clipNorm);
+
+  /**
+   * The proximal-point block step of {@link BlockStepRule#PROXIMAL_POINT} in step coordinates (the paper's variant,
+   * Eq. 17 as corrected in digest 003 §2.5): θ' = Prox(argmin_z (1/2η)‖z − θ̂‖² + (μ/2)‖z‖² + (w/2b)Σ_i‖t_i − W x_i
+   * − c‖²) at the noisy point θ̂ = θ + N(0, 2η·o·I). Data-dependent and unclipped: PAPER accounting only.
+   */
+  void proximalPointStep(INDArray inputs, INDArray targets, double weight, double eta, double mu,
+      double temperature, ProximalOperator prox, NoiseSource noise);
 
   /** θ in the coordinates of the noisy proximal step (a copy). */
   INDArray stepCoordinates();

@@ -52,16 +52,6 @@ public abstract class LiftedNetwork {
   /** Block d (0 ≤ d ≤ D). */
   abstract LiftedBlock block(int d);
 
-  /** Whether every block is a plain dense block (the proximal-point step exists only for those). */
-  boolean allDense() {
-    for (int d = 0; d < numBlocks(); d++) {
-      if (!(block(d) instanceof LinearBlock)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /** Block d, which must be a plain dense block (e.g. the output block). */
   LinearBlock linearBlock(int d) {
     LiftedBlock b = block(d);

@@ -2,6 +2,8 @@ package org.dp4j.mbcd;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import org.dp4j.noise.NoiseSource;
+import org.dp4j.prox.ProximalOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -98,6 +100,12 @@ final class LinearBlock implements LiftedBlock {
   @Override
   public INDArray solveInput(INDArray u, INDArray activatedPrev) {
     return PostActivationUpdate.hidden(this, u, activatedPrev);
+  }
+
+  @Override
+  public void proximalPointStep(INDArray inputs, INDArray targets, double weight, double eta, double mu,
+      double temperature, ProximalOperator prox, NoiseSource noise) {
+    ProximalPointStep.apply(this, inputs, targets, weight, eta, mu, temperature, prox, noise);
   }
 
   @Override

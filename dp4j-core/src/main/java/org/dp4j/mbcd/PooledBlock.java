@@ -1,5 +1,7 @@
 package org.dp4j.mbcd;
 
+import org.dp4j.noise.NoiseSource;
+import org.dp4j.prox.ProximalOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -48,6 +50,12 @@ final class PooledBlock implements LiftedBlock {
   public INDArray clippedGradient(INDArray inputs, INDArray targets, double weight,
       double clipNorm) {
     return inner.clippedGradient(pooling.apply(inputs), targets, weight, clipNorm);
+  }
+
+  @Override
+  public void proximalPointStep(INDArray inputs, INDArray targets, double weight, double eta, double mu,
+      double temperature, ProximalOperator prox, NoiseSource noise) {
+    inner.proximalPointStep(pooling.apply(inputs), targets, weight, eta, mu, temperature, prox, noise);
   }
 
   @Override

@@ -242,6 +242,44 @@ class ConvolutionBlockTest {
   }
 
   @Test
+  void proximalPointStepEqualsADenseSolveOfItsQuadraticObjective() {
+    // reference: the block's map θ̃ ↦ (W∗x_i + b)_i is linear; probe it with unit vectors (forward pass, checked
+    // against loops above), then solve (I/η + (w/n)AᵀA)z = θ̃₀/η + (w/n)Aᵀt by LU (commons-math)
+    Random rnd = new Random(8);
+    ConvolutionBlock b = conv(rnd, 2, 5, 5, 2, 3, 2, 1, ConvolutionMode.Truncate);
+    int n = 4;
+    INDArray x = Nd4j.randn(new long[] {n, 50});
+    INDArray t = Nd4j.randn(new long[] {n, b.nOut()});
+    double eta = 0.7;
+    double w = 0.9;
+    INDArray theta0 = b.stepCoordinates();
+    int p = (int) b.parameterCount();
+    int rows = n * b.nOut();
+    double[][] a = new double[rows][p];
+    for (int j = 0; j < p; j++) {
+      INDArray e = Nd4j.zeros(1, p);
+      e.putScalar(0, j, 1.0);
+      b.setStepCoordinates(e);
+      double[] column = b.apply(x).reshape(rows).toDoubleVector();
+      for (int r = 0; r < rows; r++) {
+        a[r][j] = column[r];
+      }
+    }
+    RealMatrix am = new Array2DRowRealMatrix(a);
+    RealMatrix normal = am.transpose().multiply(am).scalarMultiply(w / n)
+        .add(org.apache.commons.math3.linear.MatrixUtils.createRealIdentityMatrix(p).scalarMultiply(1 / eta));
+    double[] rhs = am.transpose().operate(t.reshape(rows).toDoubleVector());
+    double[] th = theta0.toDoubleVector();
+    for (int j = 0; j < p; j++) {
+      rhs[j] = rhs[j] * w / n + th[j] / eta;
+    }
+    double[] expected = new LUDecomposition(normal).getSolver().solve(new ArrayRealVector(rhs)).toArray();
+    b.setStepCoordinates(theta0);
+    b.proximalPointStep(x, t, w, eta, 0.0, 0.01, org.dp4j.prox.ProximalOperator.none(), (target, std) -> { });
+    assertThat(b.stepCoordinates().toDoubleVector()).containsExactly(expected, within(1e-9));
+  }
+
+  @Test
   void clippedGradientStepIsNonExpansiveAtTheCertifiedStepSize() {
     // SAFE mode's L_F = 1 for θ̃ ↦ θ̃ − η·ḡ(θ̃) with η(ρ² + 1)γ ≤ 2 needs the clipped ḡ to be the gradient of a
     // convex, γ(ρ² + 1)-smooth function; probe pairs of nearby parameters with clipping active

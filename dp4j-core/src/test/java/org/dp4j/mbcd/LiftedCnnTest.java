@@ -180,12 +180,20 @@ class LiftedCnnTest {
   }
 
   @Test
-  void theProximalPointStepIsRefusedForConvolutionalBlocks() {
-    INDArray[] train = bars(100, 3);
-    assertThatThrownBy(() -> DpMbcdTrainer.builder(smallCnn(), train[0], train[1]).batchSize(50)
-        .epochs(1).learningRate(0.5).clipNorm(1.0).inputNormBound(3.0)
-        .noiseSchedule(NoiseTemperatureSchedule.constant(1e-3))
-        .blockStepRule(BlockStepRule.PROXIMAL_POINT).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dense blocks only");
+  void theProximalPointVariantTrainsALiftedCnnInPaperMode() {
+    INDArray[] train = bars(600, 1);
+    INDArray[] test = bars(300, 2);
+    DpMbcdTrainer t = DpMbcdTrainer.builder(smallCnn(), train[0], train[1]).batchSize(50).epochs(4)
+        .learningRate(10).clipNorm(1.0).activationNormBound(1.0).inputNormBound(3.0)
+        .noiseSchedule(NoiseTemperatureSchedule.constant(1e-8)).noise(GaussianNoise.insecureFixedSeed(1))
+        .partitionSeed(7).blockStepRule(BlockStepRule.PROXIMAL_POINT)
+        .accounting(DpMbcdAccounting.builder().mode(org.dp4j.accounting.hiddenstate.DpMbcdMode.PAPER).build())
+        .build();
+    double lossBefore = t.trainingLoss();
+    t.fit();
+    assertThat(t.trainingLoss()).isLessThan(0.5 * lossBefore);
+    INDArray testX = test[0].dup();
+    RowNormClip.clipInPlace(testX, 3.0);
+    assertThat(DpMbcdTrainerTest.accuracy(t.releasedNetwork().output(testX), test[1])).isGreaterThan(0.9);
   }
 }
