@@ -269,9 +269,6 @@ final class DpMbcdTrainRun {
       throw new CommandLine.ParameterException(cmd, "--algorithm dp-mbcd supports --model mlp or cnn, was '"
           + c.model + "'");
     }
-    if (c.model.equalsIgnoreCase("cnn") && o.proximalPoint) {
-      throw new CommandLine.ParameterException(cmd, "--proximal-point exists for --model mlp only (dense blocks)");
-    }
     Checks.delta(cmd, c.delta);
     Checks.positive(cmd, "--epochs", k);
     Checks.positive(cmd, "--batch-size", b);
