@@ -41,6 +41,11 @@ final class DpMbcdOptions {
           + "x-update) or softmax (cross-entropy; iterative prox of the output block).")
   String output;
 
+  @Option(names = "--conv-channels", paramLabel = "N",
+      description = "dp-mbcd --model cnn: output channels of the 5x5 stride-2 convolution (default 6); --hidden sets "
+          + "the dense layers after the average pooling (default 64).")
+  Integer convChannels;
+
   @Option(names = "--accuracy-each-epoch",
       description = "dp-mbcd: also print test accuracy after every epoch (evaluates intermediate iterates, which the "
           + "hidden-state threat model assumes are never released; for experiments only).")
@@ -49,6 +54,7 @@ final class DpMbcdOptions {
   /** True if any dp-mbcd-only option was given (refused for other algorithms). */
   boolean anyGiven() {
     return noiseVariance != null || noiseSchedule != null || rho != null || mode != null || strongConvexity != null
-        || accuracyEachEpoch || proximalPoint || batchReduction != null || output != null;
+        || accuracyEachEpoch || proximalPoint || batchReduction != null || output != null
+        || convChannels != null;
   }
 }

@@ -86,7 +86,12 @@ final class DpMbcdTrainRun {
     }
     BatchReduction reduction = reduction(cmd);
     boolean softmax = softmaxOutput(cmd);
-    int[] hidden = c.hidden != null ? c.hidden : HIDDEN;
+    int[] hidden = c.hidden != null ? c.hidden : cnn ? CNN_HIDDEN : HIDDEN;
+    int channels = o.convChannels != null ? o.convChannels : CNN_CHANNELS;
+    Checks.positive(cmd, "--conv-channels", channels);
+    if (!cnn && o.convChannels != null) {
+      throw new CommandLine.ParameterException(cmd, "--conv-channels applies to --model cnn only");
+    }
     for (int w : hidden) {
       Checks.positive(cmd, "--hidden", w);
     }
@@ -106,7 +111,7 @@ final class DpMbcdTrainRun {
     TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), n / b);
     DpMbcdTrainer trainer;
     try {
-      trainer = DpMbcdTrainer.builder(cnn ? liftedCnn(c.seed, softmax) : liftedMlp(c.seed, softmax, widths(hidden)),
+      trainer = DpMbcdTrainer.builder(cnn ? liftedCnn(c.seed, softmax, channels, hidden) : liftedMlp(c.seed, softmax, widths(hidden)),
               data.getFeatures(), data.getLabels())
           .listener((epoch, batch, temperature) -> progress.step())
           .batchSize(b).epochs(k).learningRate(eta).clipNorm(clip).activationNormBound(rho).inputNormBound(rho)
@@ -130,7 +135,7 @@ final class DpMbcdTrainRun {
     out.printf(Locale.ROOT, "dp4j train: DP-MBCD on %s (%d training images, %d batches of %d, %d dropped), lifted "
             + "%s (%s), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps on batch %s; ledger in %s "
             + "mode%n", dataset, n, m.numBatchesPerEpoch(), b, m.examplesDropped(),
-        cnn ? CNN_DESCRIPTION : architecture(hidden) + " MLP", trainer.model().outputLoss().description(), k, eta,
+        cnn ? cnnDescription(channels, hidden) : architecture(hidden) + " MLP", trainer.model().outputLoss().description(), k, eta,
         clip, rho, mu > 0 ? ", mu " + mu : "", m.scheduleDescription(),
         o.proximalPoint ? "proximal-point (paper's variant, unclipped)" : "clipped gradient",
         reduction == BatchReduction.SUM ? "sums (the paper's Eq. 17 as printed)" : "means", name(mode));
@@ -209,8 +214,10 @@ final class DpMbcdTrainRun {
     r.put("algorithm", "dp-mbcd");
     r.put("dataset", dataset);
     r.put("model", c.model.toLowerCase(Locale.ROOT));
-    r.put("architecture", c.model.equalsIgnoreCase("cnn") ? CNN_DESCRIPTION
-        : architecture(c.hidden != null ? c.hidden : HIDDEN));
+    boolean cnn = c.model.equalsIgnoreCase("cnn");
+    int[] hidden = c.hidden != null ? c.hidden : cnn ? CNN_HIDDEN : HIDDEN;
+    r.put("architecture", cnn ? cnnDescription(o.convChannels != null ? o.convChannels : CNN_CHANNELS, hidden)
+        : architecture(hidden));
     r.put("batchReduction", m.batchReduction().name().toLowerCase(Locale.ROOT));
     r.put("outputLoss", m.outputLoss().name().toLowerCase(Locale.ROOT));
     r.put("auxiliaryBytes", auxiliaryBytes);
@@ -374,21 +381,33 @@ final class DpMbcdTrainRun {
     }
   }
 
-  static final String CNN_DESCRIPTION = "CNN conv5x5/2 (6) - avg-pool 2 - dense 64 - 10";
+  static final int CNN_CHANNELS = 6;
+  static final int[] CNN_HIDDEN = {64};
+
+  static String cnnDescription(int channels, int[] hidden) {
+    StringBuilder d = new StringBuilder("CNN conv5x5/2 (" + channels + ") - avg-pool 2");
+    for (int w : hidden) {
+      d.append(" - dense ").append(w);
+    }
+    return d.append(" - 10").toString();
+  }
 
   /**
-   * A small LeNet-style CNN for the lifted trainer: conv 5×5 stride 2 with 6 ReLU channels (28×28 → 12×12), average
-   * pooling 2×2 (→ 6×6, folded into the next block), dense 64 ReLU, then an identity output with squared loss or a
-   * softmax cross-entropy output. Its hidden auxiliaries take 2·(864 + 64) floats per example (445 MB for 60,000
-   * images).
+   * A small LeNet-style CNN for the lifted trainer: conv 5×5 stride 2 with {@code channels} ReLU channels (28×28 →
+   * 12×12), average pooling 2×2 (→ 6×6, folded into the next block), dense ReLU layers ({@code hidden}; default one of
+   * 64), then an identity output with squared loss or a softmax cross-entropy output. Its hidden auxiliaries take
+   * 2·(144·channels + Σ hidden) floats per example (445 MB for 6 channels, dense 64 and 60,000 images).
    */
-  static MultiLayerNetwork liftedCnn(long seed, boolean softmax) {
-    var conf = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
+  static MultiLayerNetwork liftedCnn(long seed, boolean softmax, int channels, int... hidden) {
+    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
         .weightInit(WeightInit.RELU).list()
-        .layer(new ConvolutionLayer.Builder(5, 5).stride(2, 2).nOut(6).convolutionMode(ConvolutionMode.Truncate)
+        .layer(new ConvolutionLayer.Builder(5, 5).stride(2, 2).nOut(channels).convolutionMode(ConvolutionMode.Truncate)
             .activation(Activation.RELU).build())
-        .layer(new SubsamplingLayer.Builder(SubsamplingLayer.PoolingType.AVG).kernelSize(2, 2).stride(2, 2).build())
-        .layer(new DenseLayer.Builder().nOut(64).activation(Activation.RELU).build())
+        .layer(new SubsamplingLayer.Builder(SubsamplingLayer.PoolingType.AVG).kernelSize(2, 2).stride(2, 2).build());
+    for (int w : hidden) {
+      list.layer(new DenseLayer.Builder().nOut(w).activation(Activation.RELU).build());
+    }
+    var conf = list
         .layer(new OutputLayer.Builder(softmax ? LossFunctions.LossFunction.MCXENT : LossFunctions.LossFunction.MSE)
             .nOut(10).activation(softmax ? Activation.SOFTMAX : Activation.IDENTITY).weightInit(WeightInit.XAVIER)
             .build())

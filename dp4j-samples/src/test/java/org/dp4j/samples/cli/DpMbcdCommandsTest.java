@@ -167,8 +167,10 @@ class DpMbcdCommandsTest {
   void refusesBadInputNamingTheFlag() {
     CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--model", "softmax")
         .assertRefusedNaming("--model");
-    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--model", "cnn", "--mode", "paper",
-        "--proximal-point").assertRefusedNaming("--proximal-point");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--conv-channels", "8")
+        .assertRefusedNaming("--conv-channels");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--model", "cnn", "--conv-channels", "0")
+        .assertRefusedNaming("--conv-channels");
     CliRun.of("train", "--algorithm", "dp-mbcd").assertRefusedNaming("--noise-variance");
     CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "-1").assertRefusedNaming("--noise-variance");
     CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.01", "--mode", "fast")
