@@ -158,7 +158,8 @@ public final class DpMbcdConfig {
     /**
      * A block whose objective f has Hessian between μ·I and β·I (β: an a-priori smoothness bound such as
      * γρ² for a lifted dense layer with inputs clipped to ρ, mean over the batch; μ &gt; 0 only if an explicit
-     * ℓ2 term μ/2‖θ‖² is part of f), per-example gradients clipped to C, and no regulariser or a convex one
+     * ℓ2 term μ/2‖θ‖² is part of f), per-example gradients bounded by C as gradients of convex per-example
+     * losses (clipped residuals / Huber, or fixed weights), and no regulariser or a convex one
      * in the prox. Derived: L_F = max(|1 − ημ|, |1 − ηβ|) (the whole spectrum, not only its top: digest 003
      * P4), L_T = 1, S_g = 2C (replace-one, digest 003 P6).
      */
@@ -182,9 +183,11 @@ public final class DpMbcdConfig {
           + " (0, 1], was %s", name, proxLipschitz);
       blockSpecs.add(eta -> new DpMbcdBlock(name,
           Math.max(Math.abs(1 - eta * strongConvexity), Math.abs(1 - eta * smoothness)), proxLipschitz,
-          2 * clipNorm, List.of(String.format("block %s: %s·I ⪯ ∇²f ⪯ %s·I (L_F from the unclipped gradient step;"
-              + " per-example clipping to C = %s is assumed not to increase it); S_g = 2C; prox of a convex"
-              + " regulariser, L_T = %s", name, strongConvexity, smoothness, clipNorm, proxLipschitz))));
+          2 * clipNorm, List.of(String.format("block %s: %s·I ⪯ ∇²f ⪯ %s·I; the per-example gradients, bounded"
+              + " by C = %s, must be gradients of convex per-example losses with the same curvature bound (a clipped"
+              + " residual, i.e. a Huber loss, or a fixed per-example weight — not a clipped gradient, whose step"
+              + " can expand), so L_F holds; S_g = 2C; prox of a convex regulariser, L_T = %s", name, strongConvexity,
+              smoothness, clipNorm, proxLipschitz))));
       return this;
     }
 
