@@ -2,13 +2,11 @@ package org.dp4j.prox;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import org.nd4j.linalg.api.ndarray.INDArray;
-
 /**
  * r = indicator of {‖θ‖₂ ≤ R}: the Euclidean projection v·min(1, R/‖v‖₂), L_T = 1 (projections onto
  * closed convex sets are non-expansive; digest 003 §3.3). Independent of η.
  */
-final class BallProjection implements ProximalOperator {
+final class BallProjection extends RadialScaling {
   private final double radius;
 
   BallProjection(double radius) {
@@ -17,24 +15,10 @@ final class BallProjection implements ProximalOperator {
     this.radius = radius;
   }
 
-  private double scale(double norm, double eta) {
+  @Override
+  double scale(double norm, double eta) {
     ProxArguments.checkStep(eta);
     return norm <= radius ? 1.0 : radius / norm;
-  }
-
-  @Override
-  public double[] apply(double[] v, double eta) {
-    double s = scale(ProxArguments.norm2(v), eta);
-    double[] out = new double[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = v[i] * s;
-    }
-    return out;
-  }
-
-  @Override
-  public INDArray apply(INDArray v, double eta) {
-    return v.mul(scale(v.norm2Number().doubleValue(), eta));
   }
 
   @Override
@@ -50,10 +34,5 @@ final class BallProjection implements ProximalOperator {
   @Override
   public String description() {
     return "ball projection, radius=" + radius;
-  }
-
-  @Override
-  public String toString() {
-    return description();
   }
 }
