@@ -8,7 +8,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * The sum of clipped per-example gradients of one batch, Σ_i clip_C(g_i), flattened in the layout of
  * {@code net.params()} (weights of dense layers column-major, as DL4J stores them), together with the
- * unclipped per-example norms ‖g_i‖ and how many examples were clipped. The sum carries no noise.
+ * unclipped per-example norms ‖g_i‖ and how many examples were clipped. The sum carries no noise, and neither it
+ * nor the norms, the clipped count or the batch size are differentially private: no accountant covers releasing
+ * them, so do not log or publish them.
  *
  * <p>The sum array is the one the clipper wrote; it is not copied, so do not modify it while you still need it.
  */

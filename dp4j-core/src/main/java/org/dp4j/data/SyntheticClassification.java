@@ -75,14 +75,6 @@ public final class SyntheticClassification {
         .classSeparation(1.0).labelNoise(0.01).seed(MADELON_SEED);
   }
 
-  public int informative() {
-    return informative;
-  }
-
-  public int redundant() {
-    return redundant;
-  }
-
   /** The examples, shuffled, labels in [0, classes). Deterministic in the seed. */
   public LabelledVectors generate() {
     Random rnd = new Random(seed);

@@ -129,12 +129,13 @@ public final class DpMbcdAccounting {
     checkArgument(mode == DpMbcdMode.SAFE, "DP-NMF is accounted in SAFE mode only, was %s", mode);
     return DpMbcdConfig.builder().datasetSize((long) m.numBatchesPerEpoch() * m.batchSize())
         .batchSize(m.batchSize()).stepSize(m.learningRate()).noiseTemperature(m.noiseSchedule())
-        .block("Y", 1.0, 1.0, m.gradientSensitivity()).build();
-  }
-
-  /** The ledger's step accountant for the mechanism. */
-  public DpMbcdStepAccountant stepAccountant(DpMbcdMechanism m) {
-    return new DpMbcdStepAccountant(config(m), orders, m.scheduleDescription());
+        .block("Y", 1.0, 1.0, m.gradientSensitivity(), m.stepRule() == NmfStepRule.FIXED
+            ? "block Y: L_F = 1 asserted (the projected gradient step on the convex Y-block is non-expansive if"
+                + " η·‖X_BᵀX_B/b‖₂ ≤ 2, not checked by the code), L_T = 1 (projection onto Y ≥ 0), S_g = 2C"
+                + " (per-user clipping)"
+            : "block Y: CURVATURE-SCALED steps η·min(1, κ/‖H‖₂) depend on the batch, which the theorem does not"
+                + " cover (digest 003 P9): this ε is the paper's claim with L_F = 1, L_T = 1, S_g = 2C, not a bound")
+        .build();
   }
 
   /** A one-shot accountant (e.g. for a side-by-side mode comparison); step it once per batch. */

@@ -220,10 +220,6 @@ public final class DpMbcdMechanism {
     return w * (rho * rho + 1);
   }
 
-  public String proxDescription() {
-    return proxDescription;
-  }
-
   /** L_T of the proximal map at η (≤ 1; digest P5). */
   public double proxLipschitz() {
     return proxLipschitz;
@@ -232,11 +228,6 @@ public final class DpMbcdMechanism {
   /** Whether the noise came from a secure generator (false only in tests and benchmarks). */
   public boolean secureNoise() {
     return secureNoise;
-  }
-
-  /** How batches are formed: the scheme Theorem 4.6 covers (digest §2.4). */
-  public String batchScheme() {
-    return "shuffle once with a secret seed, fixed order every epoch, remainder dropped";
   }
 
   @Override

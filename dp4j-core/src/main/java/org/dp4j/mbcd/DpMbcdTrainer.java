@@ -96,7 +96,7 @@ public final class DpMbcdTrainer {
         .batchReduction(b.batchReduction).outputLoss(model.outputLoss()).noiseSchedule(b.schedule)
         .blocks(counts, rho).prox(b.prox.description(), b.prox.lipschitzConstant(b.batchReduction == BatchReduction.SUM
             ? b.learningRate * batchSize : b.learningRate))
-        .secureNoise(b.noise instanceof GaussianNoise g && g.isSecure()).build();
+        .secureNoise(b.noise.isSecure()).build();
     this.ledger = b.accounting.ledger(mechanism);
     for (int j = 0; j < mechanism.numBatchesPerEpoch(); j++) {
       initialiseAuxiliaries(j);

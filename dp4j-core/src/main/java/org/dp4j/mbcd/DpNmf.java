@@ -77,7 +77,7 @@ public final class DpNmf {
         .castTo(m.dataType());
     this.mechanism = schedule == null ? null : new DpNmfMechanism(eta, partition, epochs, clipNorm,
         schedule, stepRule, stepRule == NmfStepRule.FIXED ? 0.0 : kappa,
-        noise instanceof GaussianNoise g && g.isSecure());
+        noise.isSecure());
   }
 
   /** A factorisation of m [users, items] with the given rank d. */

@@ -99,11 +99,6 @@ public final class DpNmfMechanism {
     return stepRule;
   }
 
-  /** κ of {@link NmfStepRule#CURVATURE_SCALED} (NaN-free: 0 when the rule is FIXED). */
-  public double curvatureCap() {
-    return curvatureCap;
-  }
-
   public boolean secureNoise() {
     return secureNoise;
   }

@@ -2,6 +2,8 @@ package org.dp4j.mbcd;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import org.dp4j.training.FeatureClippedData;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
@@ -24,8 +26,11 @@ public final class RowNormClip {
     if (rho == Double.POSITIVE_INFINITY) {
       return;
     }
+    // in float32 the rescaled norm can round above ρ, which the certified smoothness bound ρ² + 1 rests on: aim
+    // FeatureClippedData.FLOAT_MARGIN below it, as the feature clip does (exact enough in float64)
+    double target = rows.dataType() == DataType.DOUBLE ? rho : rho * (1 - FeatureClippedData.FLOAT_MARGIN);
     INDArray norms = rows.norm2(1).reshape(rows.rows(), 1);
-    INDArray scale = Transforms.min(norms.rdivi(rho), 1.0, false);
+    INDArray scale = Transforms.min(norms.rdivi(target), 1.0, false);
     rows.muliColumnVector(scale);
   }
 }

@@ -65,12 +65,9 @@ public final class GaussianNoise implements NoiseSource {
     return new GaussianNoise(AesCtrRandom.insecureFixedSeed(seed), 1);
   }
 
+  @Override
   public boolean isSecure() {
     return random.isSecure();
-  }
-
-  public int drawsPerCoordinate() {
-    return drawsPerCoordinate;
   }
 
   /** One draw from N(0, std²). */

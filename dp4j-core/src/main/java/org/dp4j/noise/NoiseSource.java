@@ -12,4 +12,12 @@ public interface NoiseSource {
    * @param std standard deviation, finite and &gt; 0
    */
   void addGaussian(INDArray target, double std);
+
+  /**
+   * True only if the noise is drawn from a cryptographically secure generator (so the DP guarantee holds); false
+   * for seeded or recording sources, and by default.
+   */
+  default boolean isSecure() {
+    return false;
+  }
 }

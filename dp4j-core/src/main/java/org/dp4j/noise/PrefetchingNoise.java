@@ -53,6 +53,11 @@ public final class PrefetchingNoise implements NoiseSource {
   }
 
   /** Secure noise ({@link GaussianNoise#secure()}), prefetched. */
+  @Override
+  public boolean isSecure() {
+    return noise.isSecure();
+  }
+
   public static PrefetchingNoise secure() {
     return new PrefetchingNoise(GaussianNoise.secure());
   }

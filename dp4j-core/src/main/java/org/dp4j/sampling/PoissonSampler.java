@@ -51,8 +51,9 @@ public final class PoissonSampler implements BatchSampler {
   }
 
   /**
-   * Rate q = b/n with expected batch size b; an epoch is ⌈n/b⌉ steps, the TF Privacy convention of
-   * {@code SampledGaussianMechanism.forBatches} and {@code stepsForEpochs}.
+   * Rate q = b/n with expected batch size b (as {@code SampledGaussianMechanism.forBatches}); an epoch is ⌈n/b⌉
+   * steps, so E epochs are E·⌈n/b⌉ steps — not TF Privacy's ⌈E·n/b⌉ of {@code stepsForEpochs}, which can be fewer;
+   * the ledger counts the steps actually taken.
    */
   public static PoissonSampler withExpectedBatchSize(int datasetSize, int expectedBatchSize,
       AesCtrRandom random) {

@@ -110,7 +110,8 @@ public final class DpSgdStep {
 
   /**
    * Takes one private step on the batch (0 rows allowed) and returns its clipping statistics. The returned sum is
-   * the network's gradient view, overwritten by the update; read the norms and counts from it, not the sum.
+   * the network's gradient view, overwritten by the update; read the norms and counts from it, not the sum. These
+   * statistics are not private (see {@link ClippedGradientSum}): for diagnostics only, never log or publish them.
    * Equivalent to {@link #accumulate} then {@link #step}.
    */
   public ClippedGradientSum apply(INDArray features, INDArray labels) {

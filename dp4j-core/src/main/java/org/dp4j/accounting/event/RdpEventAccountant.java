@@ -2,12 +2,11 @@ package org.dp4j.accounting.event;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
-import java.util.Map;
-import org.dp4j.accounting.GaussianRdp;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.SampledGaussianRdp;
+import org.dp4j.accounting.SampledGaussianAccountant;
+import org.dp4j.accounting.SampledGaussianMechanism;
 
 /**
  * Evaluates a {@link DpEvent} to its Rényi-DP curve under add/remove neighbours: Gaussian steps by
@@ -23,7 +22,7 @@ import org.dp4j.accounting.SampledGaussianRdp;
  * }</pre>
  */
 public final class RdpEventAccountant implements EventAccountant {
-  public static final String NAME = "sampled-gaussian-rdp";
+  public static final String NAME = SampledGaussianAccountant.NAME;
 
   private final Orders orders;
   private final RdpConversion conversion;
@@ -53,14 +52,9 @@ public final class RdpEventAccountant implements EventAccountant {
   public static RdpCurve curve(DpEvent event, Orders orders) {
     checkNotNull(event, "event");
     checkNotNull(orders, "orders");
-    RdpCurve total = RdpCurve.zero(orders);
-    for (Map.Entry<SampledGaussianSteps.Step, Long> e : SampledGaussianSteps.of(event, NAME).counts().entrySet()) {
-      SampledGaussianSteps.Step s = e.getKey();
-      RdpCurve step = s.samplingRate() == 1
-          ? GaussianRdp.curve(1, s.noiseMultiplier(), orders)
-          : SampledGaussianRdp.curve(s.samplingRate(), s.noiseMultiplier(), orders);
-      total = total.plus(step.times(e.getValue()));
-    }
-    return total;
+    SampledGaussianAccountant accountant = new SampledGaussianAccountant(orders);
+    SampledGaussianSteps.of(event, NAME).counts().forEach((s, count) -> accountant.compose(
+        new SampledGaussianMechanism(s.samplingRate(), s.noiseMultiplier()), count));
+    return accountant.curve();
   }
 }

@@ -148,9 +148,16 @@ public final class DpMbcdConfig {
 
     /** A block whose L_F, L_T and S_g the user asserts (the guarantee says it is conditional on them). */
     public Builder block(String name, double lipschitzF, double lipschitzT, double gradientSensitivity) {
-      DpMbcdBlock block = new DpMbcdBlock(name, lipschitzF, lipschitzT, gradientSensitivity, List.of(String.format(
+      return block(name, lipschitzF, lipschitzT, gradientSensitivity, String.format(
           "block %s: user asserts F = θ − η∇f is %s-Lipschitz (L_F), the prox T is %s-Lipschitz (L_T) and the"
-              + " per-example gradient sensitivity is S_g = %s", name, lipschitzF, lipschitzT, gradientSensitivity)));
+              + " per-example gradient sensitivity is S_g = %s", name, lipschitzF, lipschitzT, gradientSensitivity));
+    }
+
+    /** As {@link #block(String, double, double, double)}, with the reason the constants hold (or do not). */
+    public Builder block(String name, double lipschitzF, double lipschitzT, double gradientSensitivity,
+        String assumption) {
+      DpMbcdBlock block = new DpMbcdBlock(name, lipschitzF, lipschitzT, gradientSensitivity,
+          List.of(checkNotNull(assumption, "assumption")));
       blockSpecs.add(eta -> block);
       return this;
     }

@@ -114,15 +114,15 @@ public final class DpMbcdStepAccountant implements StepAccountant {
         + ", o=" + scheduleDescription + ", blocks=[" + blocks + "])";
   }
 
-  /**
-   * The LSI constant c of each released block's current iterate, by block name (Lemma C.3); empty before
-   * the first step, when the point-mass start has c = ∞.
-   */
   @Override
   public double[] epochContributions() {
     return accountant.epochContributions();
   }
 
+  /**
+   * The LSI constant c of each released block's current iterate, by block name (Lemma C.3); empty before
+   * the first step, when the point-mass start has c = ∞.
+   */
   @Override
   public Map<String, Double> lsiConstants() {
     if (steps() == 0) {

@@ -6,6 +6,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.dp4j.accounting.SampledGaussianAccountant;
 import org.dp4j.accounting.event.ComposedEvent;
 import org.dp4j.accounting.event.DpEvent;
 import org.dp4j.accounting.event.EventAccountant;
@@ -150,11 +151,8 @@ public final class PldAccountant implements EventAccountant {
 
   private static List<String> assumptions(SampledGaussianSteps steps) {
     boolean sampled = steps.counts().keySet().stream().anyMatch(s -> s.samplingRate() < 1);
-    List<String> a = new ArrayList<>();
-    if (sampled) {
-      a.add("Poisson sampling of each record with rate q, independently per step");
-    }
-    a.add("per-example gradients clipped to norm C; noise N(0, (zC)^2) added to the clipped sum");
-    return a;
+    // the sampled-Gaussian accountant's wording; without sampling only the clipping/noise line applies
+    List<String> all = SampledGaussianAccountant.ASSUMPTIONS;
+    return new ArrayList<>(sampled ? all : all.subList(1, all.size()));
   }
 }

@@ -28,6 +28,7 @@ public final class Dp4jCommand implements Runnable {
   /** Runs the command line and returns the exit status (for tests and embedding). */
   public static int execute(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cli = new CommandLine(new Dp4jCommand());
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setOut(out);
     cli.setErr(err);
     cli.setParameterExceptionHandler((ex, a) -> {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
@@ -73,7 +72,7 @@ final class DpMbcdAccountCommand extends HiddenStateAccountCommand<DpMbcdAccount
 
   @Option(names = "--mode", paramLabel = "safe|paper", defaultValue = "safe",
       description = "safe (default): contraction exponent 1; paper: 1/L_T^2 as printed (digest 003 P5).")
-  String mode;
+  DpMbcdMode mode;
 
   /** RDP after each epoch, and the LSI constant of the iterate then (the same in every block). */
   private final List<RdpCurve> curves = new ArrayList<>();
@@ -86,7 +85,7 @@ final class DpMbcdAccountCommand extends HiddenStateAccountCommand<DpMbcdAccount
       throw new CommandLine.ParameterException(cmd, "--blocks must be >= 1, was " + blocks);
     }
     DpMbcdConfig.Builder builder = DpMbcdConfig.builder().datasetSize(datasetSize).batchSize(batchSize)
-        .stepSize(learningRate).noiseTemperature(schedule(cmd)).mode(mode(cmd));
+        .stepSize(learningRate).noiseTemperature(schedule(cmd)).mode(mode);
     for (int p = 0; p < blocks; p++) {
       builder.block("W" + p, lipschitzF, lipschitzT, sensitivity);
     }
@@ -107,14 +106,6 @@ final class DpMbcdAccountCommand extends HiddenStateAccountCommand<DpMbcdAccount
       return NoiseTemperatureSchedule.constant(noiseVariance);
     }
     return NoiseScheduleSpec.parse(cmd, noiseSchedule, epochs).schedule();
-  }
-
-  private DpMbcdMode mode(CommandLine cmd) {
-    return switch (mode.toLowerCase(Locale.ROOT)) {
-      case "safe" -> DpMbcdMode.SAFE;
-      case "paper" -> DpMbcdMode.PAPER;
-      default -> throw new CommandLine.ParameterException(cmd, "--mode must be 'safe' or 'paper', was '" + mode + "'");
-    };
   }
 
   @Override

@@ -1,5 +1,7 @@
 package org.dp4j.samples.cli;
 
+import org.dp4j.accounting.hiddenstate.DpMbcdMode;
+import org.dp4j.mbcd.BatchReduction;
 import picocli.CommandLine.Option;
 
 /** The {@code dp4j train} options that only {@code --algorithm dp-mbcd} reads (Chen &amp; Liu; digest 003). */
@@ -19,7 +21,7 @@ final class DpMbcdOptions {
   @Option(names = "--mode", paramLabel = "safe|paper",
       description = "dp-mbcd: which accounting the ledger and the budget use (default safe: constants certified from "
           + "the code; paper: the paper's L_F = |1 - eta*rho^2|, S_g = rho^2). Both are printed.")
-  String mode;
+  DpMbcdMode mode;
 
   @Option(names = "--strong-convexity", paramLabel = "MU",
       description = "dp-mbcd: add (MU/2)||W||^2 to every block objective, so that safe-mode L_F < 1 (default 0).")
@@ -34,7 +36,7 @@ final class DpMbcdOptions {
       description = "dp-mbcd: block steps on batch means (default; digest 003 P7) or on batch sums as the paper's "
           + "Eq. 15-17 print them (eta and o then apply to sums: the same run as mean with eta*b and o/b). Safe "
           + "accounting is correct for both; paper mode with sum repeats the paper's understatement and says so.")
-  String batchReduction;
+  BatchReduction batchReduction;
 
   @Option(names = "--output", paramLabel = "mse|softmax",
       description = "dp-mbcd: output block loss: mse (default, the paper's squared loss on one-hot targets, closed-form "

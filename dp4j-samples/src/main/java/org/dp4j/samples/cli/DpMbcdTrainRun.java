@@ -78,13 +78,13 @@ final class DpMbcdTrainRun {
     double rho = o.rho != null ? o.rho : RHO;
     double mu = o.strongConvexity != null ? o.strongConvexity : 0.0;
     validate(cmd, k, b, clip, eta, rho, mu);
-    DpMbcdMode mode = mode(cmd);
+    DpMbcdMode mode = o.mode != null ? o.mode : DpMbcdMode.SAFE;
     boolean cnn = c.model.equalsIgnoreCase("cnn");
     if (o.proximalPoint && mode != DpMbcdMode.PAPER) {
       throw new CommandLine.ParameterException(cmd, "--proximal-point needs --mode paper: its data-dependent, "
           + "unclipped map is not covered by safe accounting (digest 003 P6, P10)");
     }
-    BatchReduction reduction = reduction(cmd);
+    BatchReduction reduction = o.batchReduction != null ? o.batchReduction : BatchReduction.MEAN;
     boolean softmax = softmaxOutput(cmd);
     int[] hidden = c.hidden != null ? c.hidden : cnn ? CNN_HIDDEN : HIDDEN;
     int channels = o.convChannels != null ? o.convChannels : CNN_CHANNELS;
@@ -290,15 +290,6 @@ final class DpMbcdTrainRun {
     }
   }
 
-  private DpMbcdMode mode(CommandLine cmd) {
-    String m = o.mode == null ? "safe" : o.mode.toLowerCase(Locale.ROOT);
-    return switch (m) {
-      case "safe" -> DpMbcdMode.SAFE;
-      case "paper" -> DpMbcdMode.PAPER;
-      default -> throw new CommandLine.ParameterException(cmd, "--mode must be safe or paper, was '" + o.mode + "'");
-    };
-  }
-
   private NoiseScheduleSpec schedule(CommandLine cmd, int epochs) {
     if ((o.noiseVariance == null) == (o.noiseSchedule == null)) {
       throw new CommandLine.ParameterException(cmd, "dp-mbcd needs exactly one of --noise-variance and "
@@ -368,17 +359,6 @@ final class DpMbcdTrainRun {
       return true;
     }
     throw new CommandLine.ParameterException(cmd, "--output must be mse or softmax, was " + o.output);
-  }
-
-  private BatchReduction reduction(CommandLine cmd) {
-    if (o.batchReduction == null) {
-      return BatchReduction.MEAN;
-    }
-    try {
-      return BatchReduction.valueOf(o.batchReduction.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(cmd, "--batch-reduction must be mean or sum, was " + o.batchReduction);
-    }
   }
 
   static final int CNN_CHANNELS = 6;

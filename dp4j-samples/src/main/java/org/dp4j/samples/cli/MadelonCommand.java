@@ -84,7 +84,7 @@ final class MadelonCommand implements Callable<Integer> {
   @Option(names = "--batch-reduction", defaultValue = "mean", paramLabel = "mean|sum",
       description = "Block steps on batch means (default) or on batch sums as the paper's Eq. 15-17 print them "
           + "(digest 003 P7; safe accounting uses the equivalent mean parameters, paper mode the paper's).")
-  String batchReduction;
+  BatchReduction batchReduction;
 
   @Option(names = "--delta", defaultValue = "1e-5", paramLabel = "D", description = "Delta (default: 1e-5).")
   double delta;
@@ -117,7 +117,7 @@ final class MadelonCommand implements Callable<Integer> {
           .epochs(epochs).repeats(repeats).batchSize(batchSize).hidden(hidden).learningRate(learningRate).rho(rho)
           .clipNorm(clipNorm).constantNoise(constantNoise).decreasingNoise(finalNoise, decrement).delta(delta)
           .stepRule(proximalPoint ? BlockStepRule.PROXIMAL_POINT : BlockStepRule.GRADIENT).initSeed(initSeed)
-          .batchReduction(reduction(cmd));
+          .batchReduction(batchReduction);
       if (insecureSeed != null) {
         b.insecureSeed(insecureSeed);
       }
@@ -147,21 +147,12 @@ final class MadelonCommand implements Callable<Integer> {
     return 0;
   }
 
-  private BatchReduction reduction(CommandLine cmd) {
-    return switch (batchReduction.toLowerCase(Locale.ROOT)) {
-      case "mean" -> BatchReduction.MEAN;
-      case "sum" -> BatchReduction.SUM;
-      default -> throw new CommandLine.ParameterException(cmd, "--batch-reduction must be mean or sum, was "
-          + batchReduction);
-    };
-  }
-
   private String setting(MadelonExperiment e) {
     return String.format(Locale.ROOT, "DP-MBCD on synthetic 'Madelon' (%d examples, 80/20 split, data seed %d), MLP %s "
             + "(MSE), b = %d, eta = %s, rho = %s, C = %s, %s block steps on batch %ss, %d run(s) per row%s", samples,
         dataSeed,
         Arrays.toString(e.widths()).replace(", ", "-").replace("[", "").replace("]", ""), batchSize, learningRate,
-        rho, clipNorm, proximalPoint ? "proximal-point" : "clipped-gradient", batchReduction.toLowerCase(Locale.ROOT),
+        rho, clipNorm, proximalPoint ? "proximal-point" : "clipped-gradient", batchReduction.name().toLowerCase(Locale.ROOT),
         repeats,
         insecureSeed != null ? " (INSECURE seeded noise)" : "");
   }
@@ -205,7 +196,7 @@ final class MadelonCommand implements Callable<Integer> {
     r.put("rho", rho);
     r.put("clipNorm", clipNorm);
     r.put("blockStep", proximalPoint ? "proximal-point" : "gradient");
-    r.put("batchReduction", batchReduction.toLowerCase(Locale.ROOT));
+    r.put("batchReduction", batchReduction.name().toLowerCase(Locale.ROOT));
     r.put("repeats", repeats);
     r.put("secureNoise", insecureSeed == null);
     r.put("delta", delta);

@@ -49,7 +49,7 @@ final class SgmAccountCommand implements Callable<Integer> {
       PrivacyGuarantee g = accountant.guarantee(delta, conversion);
       report = new GuaranteeReport(g, conversion);
     }
-    report
+    s.annotate(report)
         .mechanism("samplingRate", s.samplingRate())
         .mechanism("noiseMultiplier", noiseMultiplier)
         .mechanism("steps", s.steps())

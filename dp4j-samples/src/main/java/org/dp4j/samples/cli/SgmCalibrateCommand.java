@@ -55,7 +55,7 @@ final class SgmCalibrateCommand implements Callable<Integer> {
           .guarantee(delta, conversion);
       report = new GuaranteeReport(g, conversion);
     }
-    report
+    s.annotate(report)
         .extra("noiseMultiplier", noise)
         .extra("targetEpsilon", targetEpsilon)
         .mechanism("samplingRate", s.samplingRate())

@@ -24,8 +24,17 @@ final class SgmScheduleOptions {
   @Option(names = "--batch-size", paramLabel = "B", description = "Expected batch size (q = B/N).")
   Long batchSize;
 
-  /** Resolved (q, T). */
-  record Schedule(double samplingRate, long steps) {}
+  /** Resolved (q, T), and a note when dp4j train would take a different number of steps (else null). */
+  record Schedule(double samplingRate, long steps, String note) {
+    Schedule(double samplingRate, long steps) {
+      this(samplingRate, steps, null);
+    }
+
+    /** Adds the note, if any, to both formats of the report. */
+    GuaranteeReport annotate(GuaranteeReport report) {
+      return note == null ? report : report.detail("stepsNote", note, java.util.List.of("note: " + note));
+    }
+  }
 
   Schedule resolve(CommandLine cmd) {
     boolean direct = samplingRate != null || steps != null;
@@ -45,8 +54,14 @@ final class SgmScheduleOptions {
         throw new CommandLine.ParameterException(cmd,
             "--batch-size must be <= --dataset-size (" + datasetSize + "), was " + batchSize);
       }
-      return new Schedule((double) batchSize / datasetSize,
-          SampledGaussianMechanism.stepsForEpochs(epochs, datasetSize, batchSize));
+      long total = SampledGaussianMechanism.stepsForEpochs(epochs, datasetSize, batchSize);
+      long trainSteps = epochs.longValue() * ((datasetSize + batchSize - 1) / batchSize);
+      // dp4j train's Poisson sampler takes ⌈n/b⌉ steps per epoch; say so rather than understate that run's ε
+      String note = epochs == Math.rint(epochs) && trainSteps != total ? String.format(java.util.Locale.ROOT,
+          "T = ceil(E*n/b) = %d steps (TF Privacy's convention); dp4j train takes E*ceil(n/b) = %d steps for these "
+              + "settings: use --sampling-rate %s --steps %d to account for that run", total, trainSteps,
+          (double) batchSize / datasetSize, trainSteps) : null;
+      return new Schedule((double) batchSize / datasetSize, total, note);
     }
     require(cmd, samplingRate, "--sampling-rate");
     require(cmd, steps, "--steps");

@@ -156,7 +156,8 @@ final class TrainCommand implements Callable<Integer> {
     }
     if (mbcd.anyGiven()) {
       throw new CommandLine.ParameterException(cmd, "--noise-variance, --noise-schedule, --rho, --mode, "
-          + "--strong-convexity, --proximal-point and --accuracy-each-epoch need --algorithm dp-mbcd");
+          + "--strong-convexity, --proximal-point, --batch-reduction, --output, --conv-channels and "
+          + "--accuracy-each-epoch need --algorithm dp-mbcd");
     }
     if (CertifiedSoftmaxTraining.requested(this)) {
       return CertifiedSoftmaxTraining.run(this, cmd);
