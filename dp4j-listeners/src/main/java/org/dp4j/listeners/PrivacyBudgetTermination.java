@@ -11,6 +11,11 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
  * ledger's budget. Use it together with a {@link PrivacyLedgerListener} on the same ledger (which
  * accounts the steps and still stops mid-epoch if an epoch runs longer than declared).
  *
+ * <p><b>Limit:</b> DL4J's {@code EarlyStoppingTrainer} trains through {@code net.fit}, which a network with dp4j's
+ * {@code DpSgd} updater refuses, so this condition cannot drive private DP-SGD training by itself; it applies to a
+ * loop that steps through {@code DpSgdStep} and asks it between epochs. {@code DpSgdTrainer} already stops before
+ * the step that would exceed the budget ({@code PrivacyLedger.tryStep}).
+ *
  * <pre>{@code
  * EarlyStoppingConfiguration<MultiLayerNetwork> es = new EarlyStoppingConfiguration.Builder<MultiLayerNetwork>()
  *     .epochTerminationConditions(new PrivacyBudgetTermination(ledger, stepsPerEpoch))
