@@ -58,4 +58,12 @@ public final class SamplingCompatibility {
         "the %s accountant uses n = %s records but the sampler uses %s: %s",
         accountant, datasetSize, actual.usableRecords(), actual.describe());
   }
+
+  /** {@link #requireMatches(SampledGaussianMechanism, SamplingPlan)}, and the run's noise multiplier must be z. */
+  public static void requireMatches(SampledGaussianMechanism mechanism, SamplingPlan actual, double noiseMultiplier) {
+    requireMatches(mechanism, actual);
+    checkArgument(noiseMultiplier == mechanism.noiseMultiplier(),
+        "the sampled-Gaussian accountant uses noise multiplier z = %s but the run adds noise with z = %s",
+        mechanism.noiseMultiplier(), noiseMultiplier);
+  }
 }

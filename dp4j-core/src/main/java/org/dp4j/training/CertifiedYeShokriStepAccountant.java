@@ -1,15 +1,18 @@
 package org.dp4j.training;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.hiddenstate.YeShokriShuffleStepAccountant;
-import org.dp4j.accounting.ledger.StepAccountant;
+import org.dp4j.accounting.ledger.RdpStepAccountant;
+import org.dp4j.sampling.SamplingPlan;
 
 /**
  * The hidden-state bound of Ye &amp; Shokri Cor. 6.3 (Thm 5.2 with G(α) = 2α/σ_mul², per epoch; digest 000 §2.9)
@@ -18,10 +21,10 @@ import org.dp4j.accounting.ledger.StepAccountant;
  * "user-asserted". The trainer re-checks the certificate against its network, data and sampler.
  *
  * <pre>{@code
- * StepAccountant acc = new CertifiedYeShokriStepAccountant(certificate, Orders.DEFAULT);
+ * RdpStepAccountant acc = new CertifiedYeShokriStepAccountant(certificate, Orders.DEFAULT);
  * }</pre>
  */
-public final class CertifiedYeShokriStepAccountant implements StepAccountant {
+public final class CertifiedYeShokriStepAccountant implements RdpStepAccountant, NetworkCoverage {
   public static final String NAME = "ye-shokri-cor6.3-certified";
 
   private final SoftmaxRegressionCertificate certificate;
@@ -93,5 +96,23 @@ public final class CertifiedYeShokriStepAccountant implements StepAccountant {
   @Override
   public String mechanismDescription() {
     return "certified " + certificate + "; " + bound.mechanismDescription();
+  }
+
+  /**
+   * The sampling and noise checks of the uncertified bound; the network and data are checked by
+   * {@link #requireCovers(MultiLayerNetwork, IndexedData, SamplingPlan)}.
+   */
+  @Override
+  public void requireCovers(SamplingPlan plan, double noiseMultiplier) {
+    bound.requireCovers(plan, noiseMultiplier);
+    checkArgument(noiseMultiplier == certificate.noiseMultiplier(),
+        "the certificate is for noise multiplier %s but the run adds noise with multiplier %s",
+        certificate.noiseMultiplier(), noiseMultiplier);
+  }
+
+  /** The certificate must describe this network, data and sampler (constants re-derived and compared). */
+  @Override
+  public void requireCovers(MultiLayerNetwork net, IndexedData data, SamplingPlan plan) {
+    certificate.requireCovers(net, data, plan);
   }
 }

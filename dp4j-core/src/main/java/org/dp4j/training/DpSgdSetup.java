@@ -12,9 +12,8 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.SampledGaussianMechanism;
-import org.dp4j.accounting.SgmCalibration;
 import org.dp4j.accounting.ThreatModel;
-import org.dp4j.accounting.ledger.CompositionStepAccountant;
+import org.dp4j.accounting.ledger.CompositionAccounting;
 import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.noise.AesCtrRandom;
@@ -26,7 +25,8 @@ import org.nd4j.linalg.learning.config.IUpdater;
  * Everything a DP-SGD run needs, decided before training (the dp4j analogue of Opacus'
  * {@code make_private} / {@code make_private_with_epsilon}): clip norm, expected batch size, epochs, and
  * either a noise multiplier or a target (ε, δ) from which the smallest sufficient noise multiplier is
- * calibrated with the composition accountant that will report on the run.
+ * calibrated with the composition accountant that will report on the run (PLD by default, RDP on request:
+ * {@link Builder#accounting}).
  *
  * <pre>{@code
  * DpSgdSetup setup = DpSgdSetup.builder().datasetSize(60_000).expectedBatchSize(256).epochs(20)
@@ -45,6 +45,7 @@ public final class DpSgdSetup {
   private final Optional<Double> targetEpsilon;
   private final Orders orders;
   private final RdpConversion conversion;
+  private final CompositionAccounting accounting;
 
   private DpSgdSetup(Builder b) {
     this.datasetSize = b.datasetSize;
@@ -55,9 +56,9 @@ public final class DpSgdSetup {
     this.targetEpsilon = Optional.ofNullable(b.targetEpsilon);
     this.orders = b.orders;
     this.conversion = b.conversion;
+    this.accounting = b.accounting;
     this.noiseMultiplier = targetEpsilon.isPresent()
-        ? SgmCalibration.noiseMultiplier(b.targetEpsilon, delta, samplingRate(), steps(), orders, conversion)
-            .noiseMultiplier()
+        ? accounting.noiseMultiplier(b.targetEpsilon, delta, samplingRate(), steps(), orders, conversion)
         : b.noiseMultiplier;
   }
 
@@ -140,10 +141,24 @@ public final class DpSgdSetup {
     return net;
   }
 
-  /** A ledger with the composition accountant and, when a target ε was given, that target as its budget. */
+  /** The composition method used for calibration and the budget (PLD unless the builder chose RDP). */
+  public CompositionAccounting accounting() {
+    return accounting;
+  }
+
+  /**
+   * A ledger builder with this setup's composition accountants ({@link CompositionAccounting#ledgerAccountants}),
+   * δ and conversion, and no budget yet.
+   */
+  public PrivacyLedger.Builder ledgerBuilder() {
+    PrivacyLedger.Builder b = PrivacyLedger.builder().delta(delta).conversion(conversion);
+    accounting.ledgerAccountants(mechanism(), orders).forEach(b::accountant);
+    return b;
+  }
+
+  /** {@link #ledgerBuilder()} with, when a target ε was given, that target as its budget. */
   public PrivacyLedger ledger() {
-    PrivacyLedger.Builder b = PrivacyLedger.builder()
-        .accountant(new CompositionStepAccountant(mechanism(), orders)).delta(delta).conversion(conversion);
+    PrivacyLedger.Builder b = ledgerBuilder();
     targetEpsilon.ifPresent(e -> b.budget(new PrivacyBudget(e, delta, ThreatModel.ALL_ITERATES_RELEASED)));
     return b.build();
   }
@@ -167,6 +182,7 @@ public final class DpSgdSetup {
     private double delta = Double.NaN;
     private Orders orders = Orders.DEFAULT;
     private RdpConversion conversion = RdpConversion.IMPROVED;
+    private CompositionAccounting accounting = CompositionAccounting.PLD;
 
     private Builder() {}
 
@@ -216,6 +232,12 @@ public final class DpSgdSetup {
 
     public Builder orders(Orders orders) {
       this.orders = checkNotNull(orders, "orders");
+      return this;
+    }
+
+    /** The composition bound used to calibrate and to stop at the budget (default {@link CompositionAccounting#PLD}). */
+    public Builder accounting(CompositionAccounting accounting) {
+      this.accounting = checkNotNull(accounting, "accounting");
       return this;
     }
 

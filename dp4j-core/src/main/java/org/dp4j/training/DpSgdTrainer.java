@@ -9,10 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dp4j.accounting.SampledGaussianMechanism;
 import org.dp4j.accounting.ledger.CompositionStepAccountant;
 import org.dp4j.accounting.ledger.LedgerRow;
-import org.dp4j.accounting.hiddenstate.YeShokriShuffleStepAccountant;
 import org.dp4j.accounting.ledger.FixedPartitionCompositionStepAccountant;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.accounting.ledger.StepAccountant;
@@ -20,9 +18,6 @@ import org.dp4j.noise.GaussianNoise;
 import org.dp4j.noise.NoiseSource;
 import org.dp4j.noise.PrefetchingNoise;
 import org.dp4j.sampling.BatchSampler;
-import org.dp4j.sampling.SamplingCompatibility;
-import org.dp4j.sampling.SamplingPlan;
-import org.dp4j.sampling.SamplingScheme;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
 import org.nd4j.linalg.dataset.DataSet;
@@ -36,7 +31,7 @@ import org.nd4j.linalg.dataset.DataSet;
  * {@link FixedPartitionCompositionStepAccountant} and the Ye–Shokri accountants assume a shuffle-once
  * fixed partition ({@link SoftmaxRegressionCertificate#ledger} builds both for softmax regression). The
  * trainer refuses a sampler an accountant does not cover, and an accountant it cannot check
- * ({@link SamplingCompatibility}).
+ * ({@link StepAccountant#requireCovers}, {@link NetworkCoverage}).
  *
  * <pre>{@code
  * DpSgdTrainer trainer = DpSgdTrainer.builder(net, data)
@@ -79,32 +74,11 @@ public final class DpSgdTrainer {
     }
   }
 
-  /** Refuses an accountant whose mechanism or sampling assumption differs from this run's. */
+  /** Each accountant checks that its theorem covers this run's sampler and noise (and network, if it says so). */
   private void requireCovers(StepAccountant a, DpSgd dp) {
-    SamplingPlan plan = sampler.plan();
-    if (a instanceof CompositionStepAccountant c) {
-      SampledGaussianMechanism expected = dp.mechanism(data.size());
-      checkArgument(c.mechanism().equals(expected),
-          "the ledger accounts %s but the network's DpSgd runs %s", c.mechanism(), expected);
-      SamplingCompatibility.requireMatches(expected, plan);
-    } else if (a instanceof FixedPartitionCompositionStepAccountant f) {
-      checkArgument(f.noiseMultiplier() == dp.noiseMultiplier(),
-          "the ledger accounts noise multiplier %s but the network's DpSgd uses %s", f.noiseMultiplier(),
-          dp.noiseMultiplier());
-      SamplingCompatibility.requireFixedSize(f.name(), SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION,
-          f.usableRecords(), f.batchSize(), plan);
-    } else if (a instanceof CertifiedYeShokriStepAccountant c) {
-      c.certificate().requireCovers(net, data, plan);
-    } else if (a instanceof YeShokriShuffleStepAccountant y) {
-      // λ, β and the noise are the user's assertion here; the sampling, at least, is checked.
-      SamplingCompatibility.requireScheme(y.name(), SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION, plan);
-      checkArgument(y.config().batchSize() == plan.fixedBatchSize()
-          && y.config().stepsPerEpoch() == plan.stepsPerEpoch(),
-          "the %s accountant uses b = %s, m = %s but the sampler is %s", y.name(), y.config().batchSize(),
-          y.config().stepsPerEpoch(), plan.describe());
-    } else {
-      throw new IllegalArgumentException(String.format("the trainer cannot check that accountant %s (%s) covers "
-          + "this run's sampler (%s)", a.name(), a.getClass().getSimpleName(), plan.describe()));
+    a.requireCovers(sampler.plan(), dp.noiseMultiplier());
+    if (a instanceof NetworkCoverage n) {
+      n.requireCovers(net, data, sampler.plan());
     }
   }
 

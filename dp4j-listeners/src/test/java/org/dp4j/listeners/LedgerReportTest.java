@@ -18,13 +18,14 @@ import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.ledger.CompositionStepAccountant;
 import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
-import org.dp4j.accounting.ledger.StepAccountant;
+import org.dp4j.accounting.ledger.RdpStepAccountant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LedgerReportTest {
   /** A hidden-state double whose bound saturates and whose LSI constant halves every 100 steps. */
-  static final class Saturating implements StepAccountant {
+  static final class Saturating implements RdpStepAccountant {
+    @Override public void requireCovers(org.dp4j.sampling.SamplingPlan plan, double noiseMultiplier) { }
     private long steps;
 
     @Override public String name() { return "saturating"; }

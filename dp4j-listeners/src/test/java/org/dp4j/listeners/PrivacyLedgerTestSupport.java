@@ -6,14 +6,15 @@ import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.ThreatModel;
-import org.dp4j.accounting.ledger.StepAccountant;
+import org.dp4j.accounting.ledger.RdpStepAccountant;
 
 /** Test doubles for ledger tests. */
 final class PrivacyLedgerTestSupport {
   private PrivacyLedgerTestSupport() {}
 
   /** A hidden-state accountant whose bound is α/100 whatever the number of steps. */
-  static final class ConstantHiddenState implements StepAccountant {
+  static final class ConstantHiddenState implements RdpStepAccountant {
+    @Override public void requireCovers(org.dp4j.sampling.SamplingPlan plan, double noiseMultiplier) { }
     private long steps;
 
     @Override public String name() { return "constant-hidden"; }

@@ -11,11 +11,12 @@ import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.ThreatModel;
-import org.dp4j.accounting.ledger.StepAccountant;
+import org.dp4j.accounting.ledger.RdpStepAccountant;
+import org.dp4j.sampling.SamplingPlan;
 
 /**
  * The DP-MBCD hidden-state accountant ({@link DpMbcdAccountant}, Chen &amp; Liu Thm 4.6 as the step recursion of
- * digest 003 §3.11) as a {@link StepAccountant}: one step per mini-batch, i.e. one update of every released
+ * digest 003 §3.11) as a {@link RdpStepAccountant}: one step per mini-batch, i.e. one update of every released
  * block. The recursion covers every step, including mid-epoch ones (batches not yet visited this epoch are
  * only contracted), so a budget guard may stop at any step.
  *
@@ -24,7 +25,7 @@ import org.dp4j.accounting.ledger.StepAccountant;
  * P blocks).
  *
  * <pre>{@code
- * StepAccountant acc = new DpMbcdStepAccountant(config, Orders.DEFAULT, "constant o = 0.01");
+ * RdpStepAccountant acc = new DpMbcdStepAccountant(config, Orders.DEFAULT, "constant o = 0.01");
  * PrivacyLedger ledger = PrivacyLedger.builder().accountant(acc).delta(1e-5)
  *     .budget(new PrivacyBudget(3.0, 1e-5, ThreatModel.LAST_ITERATE_ONLY)).build();
  * while (ledger.tryStep()) { ... one DP-MBCD mini-batch update ... }
@@ -32,7 +33,7 @@ import org.dp4j.accounting.ledger.StepAccountant;
  *
  * <p>Not thread-safe.
  */
-public final class DpMbcdStepAccountant implements StepAccountant {
+public final class DpMbcdStepAccountant implements RdpStepAccountant {
   private final DpMbcdAccountant accountant;
   private final Orders orders;
   private final String scheduleDescription;
@@ -133,5 +134,12 @@ public final class DpMbcdStepAccountant implements StepAccountant {
       lsi.put(ledger.block().name(), 1 / ledger.inverseLsiConstant());
     }
     return lsi;
+  }
+
+  /** Always refused: this theorem covers DP-MBCD's noisy proximal block updates, not DP-SGD steps. */
+  @Override
+  public void requireCovers(SamplingPlan plan, double noiseMultiplier) {
+    throw new IllegalArgumentException("the " + name() + " accountant covers DP-MBCD block updates "
+        + "(DpMbcdTrainer), not DP-SGD steps over " + plan.describe());
   }
 }

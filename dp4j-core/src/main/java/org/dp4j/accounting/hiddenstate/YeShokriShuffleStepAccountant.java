@@ -1,5 +1,7 @@
 package org.dp4j.accounting.hiddenstate;
 
+import org.dp4j.sampling.SamplingScheme;
+import org.dp4j.sampling.SamplingCompatibility;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
@@ -9,11 +11,12 @@ import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.ThreatModel;
-import org.dp4j.accounting.ledger.StepAccountant;
+import org.dp4j.accounting.ledger.RdpStepAccountant;
+import org.dp4j.sampling.SamplingPlan;
 
 /**
  * Ye &amp; Shokri Thm 5.2 (shuffle once and partition; {@link YeShokriShuffleAccountant}, digest 000 §2.7) as a
- * {@link StepAccountant}. The theorem bounds the model after whole epochs only, so the accountant is
+ * {@link RdpStepAccountant}. The theorem bounds the model after whole epochs only, so the accountant is
  * per-epoch and conservative: after s steps (m per epoch) it reports the bound for ⌈s/m⌉ epochs, the end
  * of the current epoch, which is never below an earlier epoch's bound (T1 grows with K). A budget guard
  * therefore refuses the first step of the epoch whose end would exceed the budget, and stops at an epoch
@@ -21,14 +24,14 @@ import org.dp4j.accounting.ledger.StepAccountant;
  * {@link #assumptions()}). The configuration's own epoch count is ignored.
  *
  * <pre>{@code
- * StepAccountant acc = new YeShokriShuffleStepAccountant(config, Orders.DEFAULT);
+ * RdpStepAccountant acc = new YeShokriShuffleStepAccountant(config, Orders.DEFAULT);
  * acc.advance(12);                       // m = 12: one epoch
  * RdpCurve oneEpoch = acc.curve();       // = new YeShokriShuffleAccountant(config.withEpochs(1)).rdp(orders)
  * }</pre>
  *
  * <p>Not thread-safe.
  */
-public final class YeShokriShuffleStepAccountant implements StepAccountant {
+public final class YeShokriShuffleStepAccountant implements RdpStepAccountant {
   private final YeShokriConfig config;
   /** The theorem for one epoch: validates the configuration and names the scope. */
   private final YeShokriShuffleAccountant oneEpoch;
@@ -127,5 +130,18 @@ public final class YeShokriShuffleStepAccountant implements StepAccountant {
         + ", lambda=" + config.strongConvexity() + ", beta=" + config.smoothness() + ", S_g="
         + config.gradientSensitivity() + ", sigma2=" + config.sigmaSquared() + ", sigma_bn="
         + config.normalisationNoiseMultiplier() + ", firstTerm=" + config.firstTerm() + ")";
+  }
+
+  /**
+   * A shuffle-once fixed partition with this configuration's b and m. λ, β and the noise scale are the user's
+   * assertion for this accountant (see {@code CertifiedYeShokriStepAccountant} for certified constants); the
+   * sampling, at least, is checked.
+   */
+  @Override
+  public void requireCovers(SamplingPlan plan, double noiseMultiplier) {
+    SamplingCompatibility.requireScheme(name(), SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION, plan);
+    checkArgument(config.batchSize() == plan.fixedBatchSize() && config.stepsPerEpoch() == plan.stepsPerEpoch(),
+        "the %s accountant uses b = %s, m = %s but the sampler is %s", name(), config.batchSize(),
+        config.stepsPerEpoch(), plan.describe());
   }
 }

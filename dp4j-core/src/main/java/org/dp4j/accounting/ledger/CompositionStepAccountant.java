@@ -1,5 +1,7 @@
 package org.dp4j.accounting.ledger;
 
+import org.dp4j.sampling.SamplingPlan;
+import org.dp4j.sampling.SamplingCompatibility;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import java.util.List;
@@ -21,7 +23,7 @@ import org.dp4j.accounting.ThreatModel;
  * acc.advance(14063);
  * }</pre>
  */
-public final class CompositionStepAccountant implements StepAccountant {
+public final class CompositionStepAccountant implements RdpStepAccountant {
   private final SampledGaussianMechanism mechanism;
   private final RdpCurve perStep;
   private long steps;
@@ -90,5 +92,11 @@ public final class CompositionStepAccountant implements StepAccountant {
   public void advance(long count) {
     checkArgument(count >= 0, "steps must be >= 0, was %s", count);
     steps += count;
+  }
+
+  /** Poisson sampling at exactly this mechanism's q, and noise multiplier z. */
+  @Override
+  public void requireCovers(SamplingPlan plan, double noiseMultiplier) {
+    SamplingCompatibility.requireMatches(mechanism, plan, noiseMultiplier);
   }
 }

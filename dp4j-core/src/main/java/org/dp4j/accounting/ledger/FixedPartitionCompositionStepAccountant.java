@@ -1,5 +1,8 @@
 package org.dp4j.accounting.ledger;
 
+import org.dp4j.sampling.SamplingScheme;
+import org.dp4j.sampling.SamplingPlan;
+import org.dp4j.sampling.SamplingCompatibility;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
@@ -30,7 +33,7 @@ import org.dp4j.accounting.ThreatModel;
  * acc.advance(29);                 // m = 29: one epoch, RDP 2α/3.08²
  * }</pre>
  */
-public final class FixedPartitionCompositionStepAccountant implements StepAccountant {
+public final class FixedPartitionCompositionStepAccountant implements RdpStepAccountant {
   public static final String NAME = "fixed-partition-gaussian-rdp";
   public static final String THEOREM = "Gaussian RDP (Mironov 2017, Prop. 7) with replace-one sensitivity 2C, "
       + "one release per epoch (disjoint batches), composed over epochs (Prop. 1); digest 000 §0, P2";
@@ -139,5 +142,15 @@ public final class FixedPartitionCompositionStepAccountant implements StepAccoun
   @Override
   public String mechanismDescription() {
     return "fixed-partition-gaussian(n=" + usableRecords + ", b=" + batchSize + ", z=" + noiseMultiplier + ")";
+  }
+
+  /** A shuffle-once fixed partition with this b and n, and noise multiplier z. */
+  @Override
+  public void requireCovers(SamplingPlan plan, double noiseMultiplier) {
+    checkArgument(noiseMultiplier == this.noiseMultiplier,
+        "the ledger accounts noise multiplier %s but the run adds noise with multiplier %s", this.noiseMultiplier,
+        noiseMultiplier);
+    SamplingCompatibility.requireFixedSize(NAME, SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION, usableRecords,
+        batchSize, plan);
   }
 }

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
-import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.ThreatModel;
 
 /**
@@ -45,6 +44,10 @@ public final class PrivacyLedger {
   private String hiddenStateVoidedBecause;
   private int voidedBeforeRow;
   private long steps;
+  /** Total step counts known to fit in the budget (≤) and known to exceed it (≥); see {@link #tryStep}. */
+  private long knownWithinBudget;
+  private long knownExceeding = Long.MAX_VALUE;
+  private long lookAheadWindow = 1;
 
   private PrivacyLedger(Builder b) {
     this.accountants = List.copyOf(b.accountants);
@@ -98,6 +101,8 @@ public final class PrivacyLedger {
     if (hiddenStateVoidedBecause == null && accountants.stream().anyMatch(PrivacyLedger::isHiddenState)) {
       hiddenStateVoidedBecause = reason;
       voidedBeforeRow = rows.size();
+      knownWithinBudget = steps; // bounds of the weaker threat model may now be larger
+      lookAheadWindow = 1;
       warnings.add("hidden-state bounds voided: " + reason + "; only composition bounds are reported");
     }
   }
@@ -130,9 +135,7 @@ public final class PrivacyLedger {
   }
 
   private PrivacyGuarantee guarantee(StepAccountant a, long more) {
-    RdpCurve curve = a.curveAfter(more); // once: for a hidden-state accountant it costs O(N) per order
-    return new PrivacyGuarantee(a.name(), a.theorem(), conversion.epsilon(curve, delta), curve, a.relation(),
-        a.threatModel(), a.assumptions());
+    return a.guaranteeAfter(more, delta, conversion);
   }
 
   /** True if {@code more} further steps would take the budget's ε above its limit. */
@@ -147,14 +150,49 @@ public final class PrivacyLedger {
   /**
    * Accounts one private update if it stays within the budget. Call it <em>before</em> applying the
    * update; when it returns false the update must not be applied and the model holds the last
-   * in-budget parameters.
+   * in-budget parameters. Exact: it returns false at step k + 1 if and only if the budget's ε after k + 1
+   * steps exceeds the limit.
+   *
+   * <p>Cost: the accountants are data-independent and their ε is non-decreasing in the step count, so the
+   * ledger looks ahead by a window that doubles (up to the steps taken so far) whenever it fits and
+   * binary-searches the exact limit inside the first window that does not: O(log T) evaluations of the
+   * bound over a run of T steps, nothing for most steps (which is what makes a PLD accountant affordable).
    */
   public boolean tryStep() {
-    if (wouldExceedBudget(1)) {
-      return false;
+    if (budget.isPresent() && steps + 1 > knownWithinBudget) {
+      if (steps + 1 >= knownExceeding) {
+        return false;
+      }
+      lookAhead();
+      if (steps + 1 > knownWithinBudget) {
+        return false;
+      }
     }
     advanceAll(1);
     return true;
+  }
+
+  /** Extends {@link #knownWithinBudget} past the current step, or pins the exact limit. */
+  private void lookAhead() {
+    long window = Math.max(1, Math.min(lookAheadWindow, Math.max(1, steps)));
+    window = Math.min(window, knownExceeding - 1 - steps);
+    if (window >= 1 && !wouldExceedBudget(window)) {
+      knownWithinBudget = steps + window;
+      lookAheadWindow = 2 * window;
+      return;
+    }
+    long lo = 0; // steps + lo fits (the current state was accepted)
+    long hi = Math.max(1, window); // steps + hi exceeds
+    while (hi - lo > 1) {
+      long mid = lo + (hi - lo) / 2;
+      if (wouldExceedBudget(mid)) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    knownWithinBudget = steps + lo;
+    knownExceeding = steps + hi;
   }
 
   /**

@@ -3,15 +3,22 @@ package org.dp4j.accounting.ledger;
 import java.util.List;
 import java.util.Map;
 import org.dp4j.accounting.NeighbouringRelation;
-import org.dp4j.accounting.Orders;
-import org.dp4j.accounting.RdpCurve;
+import org.dp4j.accounting.PrivacyGuarantee;
+import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.ThreatModel;
+import org.dp4j.sampling.SamplingPlan;
 
 /**
- * An accountant that a training loop advances one private update at a time. It holds the state of
- * one run (steps so far) for one fixed mechanism, and can tell the RDP curve the run would have after
- * more steps without taking them — which is what lets a budget guard stop <em>before</em> the step that
- * would exceed the budget.
+ * The one contract of an accountant that a training loop advances one private update at a time: it
+ * holds the state of one run (steps so far) for one fixed mechanism, tells the guarantee the run would
+ * have after more steps without taking them (which is what lets a budget guard stop <em>before</em> the
+ * step that would exceed the budget), and checks that a trainer's sampler and noise are the ones its
+ * theorem covers ({@link #requireCovers}), so a trainer asks the accountant instead of switching on its
+ * class. Rényi accountants implement {@link RdpStepAccountant}; {@link PldStepAccountant} composes
+ * privacy-loss distributions.
+ *
+ * <p>Every accountant here is data-independent: its guarantee is a function of the step count alone, and
+ * non-decreasing in it (the ledger's exact budget stop relies on both).
  */
 public interface StepAccountant {
   /** Short name, e.g. "sampled-gaussian-rdp". */
@@ -27,16 +34,15 @@ public interface StepAccountant {
   /** Conditions the bound needs; "conditional on asserted ..." where the user supplied constants. */
   List<String> assumptions();
 
-  Orders orders();
-
   /** Private updates accounted so far. */
   long steps();
 
-  /** RDP of the run so far. */
-  RdpCurve curve();
-
-  /** RDP the run would have after {@code more} further steps; does not change the state. */
-  RdpCurve curveAfter(long more);
+  /**
+   * The guarantee at δ the run would have after {@code more} further steps; does not change the state.
+   *
+   * @param conversion RDP → (ε, δ) conversion, used by Rényi accountants and ignored by the others
+   */
+  PrivacyGuarantee guaranteeAfter(long more, double delta, RdpConversion conversion);
 
   /** Accounts {@code count} further steps. */
   void advance(long count);
@@ -46,6 +52,15 @@ public interface StepAccountant {
    * resuming a ledger under a different mechanism.
    */
   String mechanismDescription();
+
+  /**
+   * Refuses, with an {@link IllegalArgumentException} naming both sides, a run whose batch schedule or noise
+   * is not the one this accountant's theorem assumes.
+   *
+   * @param plan the trainer's sampler
+   * @param noiseMultiplier z of the trainer's noise N(0, (zC)²I) on the clipped sum
+   */
+  void requireCovers(SamplingPlan plan, double noiseMultiplier);
 
   /**
    * Each epoch's share of the current bound (Chen &amp; Liu, Fig. 1b), oldest first, as coefficients of α

@@ -4,6 +4,9 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.List;
+import java.util.Optional;
+import org.dp4j.accounting.EpsilonDelta;
+import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.event.PrivacyUnit;
 
@@ -61,4 +64,17 @@ public record PldGuarantee(double epsilon, double epsilonLower, double delta, Pr
         + "; conditional on: " + String.join("; ", assumptions);
   }
 
+  /**
+   * The same bound as dp4j's one guarantee type (no Rényi curve, order NaN, the lower ε kept). Its relation is
+   * the unit's; a user-level unit is named in the assumptions.
+   */
+  public PrivacyGuarantee asPrivacyGuarantee() {
+    List<String> all = new java.util.ArrayList<>(assumptions);
+    if (unit.recordsPerUser() > 1) {
+      all.add("privacy unit: " + unit.description());
+    }
+    return new PrivacyGuarantee(PldAccountant.NAME, PldAccountant.THEOREM,
+        new EpsilonDelta(epsilon, delta, Double.NaN, false), Optional.empty(), unit.relation(), threatModel(), all,
+        epsilonLower);
+  }
 }

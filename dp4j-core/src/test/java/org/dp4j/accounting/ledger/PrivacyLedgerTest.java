@@ -14,6 +14,7 @@ import org.dp4j.accounting.SampledGaussianAccountant;
 import org.dp4j.accounting.SampledGaussianMechanism;
 import org.dp4j.accounting.SgmCalibration;
 import org.dp4j.accounting.ThreatModel;
+import org.dp4j.sampling.SamplingPlan;
 import org.junit.jupiter.api.Test;
 
 class PrivacyLedgerTest {
@@ -69,7 +70,7 @@ class PrivacyLedgerTest {
   }
 
   /** A hidden-state bound that saturates (as LSI bounds do): min(steps, 5) · α/(2·100). */
-  private static final class SaturatingHiddenState implements StepAccountant {
+  private static final class SaturatingHiddenState implements RdpStepAccountant {
     private long steps;
 
     @Override public String name() { return "test-hidden"; }
@@ -87,6 +88,7 @@ class PrivacyLedgerTest {
     }
     @Override public void advance(long count) { steps += count; }
     @Override public Map<String, Double> lsiConstants() { return Map.of("W1", 1.0 / (steps + 1)); }
+    @Override public void requireCovers(SamplingPlan plan, double noiseMultiplier) { }
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.ThreatModel;
+import org.dp4j.accounting.ledger.CompositionAccounting;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
@@ -24,7 +25,6 @@ import org.dp4j.listeners.LedgerCheckpoint;
 import org.dp4j.listeners.LedgerReport;
 import org.dp4j.samples.train.MnistModels;
 import org.dp4j.training.DpSgdSetup;
-import org.dp4j.training.DpSgdTrainer;
 import org.dp4j.training.IndexedData;
 import org.dp4j.training.TrainingResult;
 import org.dp4j.updater.DpSgdStep;
@@ -98,6 +98,11 @@ final class TrainCommand implements Callable<Integer> {
 
   @Option(names = "--noise-multiplier", paramLabel = "Z", description = "Noise multiplier (instead of --epsilon).")
   Double noiseMultiplier;
+
+  @Option(names = "--accountant", defaultValue = "pld", paramLabel = "pld|rdp",
+      description = "Composition bound used to calibrate --epsilon and to stop at the budget: pld (privacy loss "
+          + "distributions, certified, default) or rdp (Renyi DP); with pld both are reported.")
+  String accountant;
 
   @Option(names = "--delta", defaultValue = "1e-5", paramLabel = "D", description = "Delta (default: 1e-5).")
   double delta;
@@ -193,7 +198,7 @@ final class TrainCommand implements Callable<Integer> {
       data = IndexedData.of(data.rows(range(trainSize)));
     }
     DpSgdSetup.Builder sb = DpSgdSetup.builder().datasetSize(data.size()).expectedBatchSize(b).epochs(k)
-        .clipNorm(c).delta(delta);
+        .clipNorm(c).delta(delta).accounting(parseAccountant(cmd));
     if (epsilon != null) {
       sb.targetEpsilon(epsilon);
     } else {
@@ -202,9 +207,7 @@ final class TrainCommand implements Callable<Integer> {
     DpSgdSetup setup = sb.build();
     IUpdater base = m == 0 ? new Sgd(lr) : new Nesterovs(lr, m);
     MultiLayerNetwork fresh = setup.privateNetwork(configuration(cmd, defaults, base));
-    PrivacyLedger.Builder lb = PrivacyLedger.builder()
-        .accountant(DpSgdTrainer.compositionAccountant(fresh, data.size(), org.dp4j.accounting.Orders.DEFAULT))
-        .delta(delta);
+    PrivacyLedger.Builder lb = setup.ledgerBuilder();
     Double limit = budget != null ? budget : epsilon;
     if (limit != null) {
       lb.budget(new PrivacyBudget(limit, delta, ThreatModel.ALL_ITERATES_RELEASED));
@@ -213,8 +216,9 @@ final class TrainCommand implements Callable<Integer> {
     MultiLayerNetwork net = resume == null ? fresh : resumed(cmd, ledger);
     long fit = ledger.stepsWithinBudget(setup.steps());
     out.printf(Locale.ROOT, "dp4j train: DP-SGD on %s (%d training images), %s, %d epochs of %d steps, expected "
-            + "batch %d, clip %s, noise multiplier %.4f, lr %s%s%n", variant.name().toLowerCase(Locale.ROOT),
-        data.size(), model, k, setup.stepsPerEpoch(), b, c, setup.noiseMultiplier(), lr,
+            + "batch %d (sampling rate q = %.6g), clip %s, noise multiplier %.4f (%s calibration), lr %s%s%n",
+        variant.name().toLowerCase(Locale.ROOT), data.size(), model, k, setup.stepsPerEpoch(), b,
+        setup.samplingRate(), c, setup.noiseMultiplier(), setup.accounting().label(), lr,
         m == 0 ? "" : ", Nesterov momentum " + m);
     if (fit < setup.steps()) {
       cmd.getErr().printf(Locale.ROOT, "dp4j: warning: the budget allows %d of the %d planned updates (%.1f of %d "
@@ -255,6 +259,9 @@ final class TrainCommand implements Callable<Integer> {
       r.put("noiseMultiplier", setup.noiseMultiplier());
       r.put("clipNorm", c);
       r.put("batchSize", b);
+      r.put("expectedBatchSize", b);
+      r.put("samplingRate", setup.samplingRate());
+      r.put("accountant", setup.accounting().label());
       r.put("learningRate", lr);
       r.put("momentum", m);
       r.put("trainingRecords", data.size());
@@ -272,6 +279,15 @@ final class TrainCommand implements Callable<Integer> {
       LedgerChart.writePng(chart, ledger, "DP-SGD " + model + " on " + variant.name().toLowerCase(Locale.ROOT));
     }
     return 0;
+  }
+
+  private CompositionAccounting parseAccountant(CommandLine cmd) {
+    return switch (accountant.toLowerCase(Locale.ROOT)) {
+      case "pld" -> CompositionAccounting.PLD;
+      case "rdp" -> CompositionAccounting.RDP;
+      default -> throw new CommandLine.ParameterException(cmd, "--accountant must be pld or rdp, was '"
+          + accountant + "'");
+    };
   }
 
   private org.deeplearning4j.nn.conf.MultiLayerConfiguration configuration(CommandLine cmd, TrainDefaults defaults,
