@@ -139,23 +139,23 @@ public final class DpMbcdTrainer {
       if (!ledger.tryStep()) {
         stopped = StopReason.BUDGET;
         if (j > 0) {
-          closeRow(epoch + 1);
+          closeRow(epoch + 1, true);
         }
         return false;
       }
       step(j);
     }
     epoch++;
-    closeRow(epoch);
+    closeRow(epoch, false);
     if (epoch == mechanism.epochs()) {
       stopped = StopReason.COMPLETED;
     }
     return true;
   }
 
-  /** Closes the ledger row of epoch {@code number} (1-based). */
-  private void closeRow(int number) {
-    LedgerRow row = ledger.closeEpoch(number);
+  /** Closes the ledger row of epoch {@code number} (1-based); partial when the budget stopped it. */
+  private void closeRow(int number, boolean partial) {
+    LedgerRow row = partial ? ledger.closePartialEpoch(number) : ledger.closeEpoch(number);
     onEpoch.forEach(c -> c.accept(row));
   }
 

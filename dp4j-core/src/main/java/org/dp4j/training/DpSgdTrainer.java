@@ -129,7 +129,7 @@ public final class DpSgdTrainer {
     if (partial && ledger.stepsSinceLastRow() == 0) {
       return;
     }
-    LedgerRow row = ledger.closeEpoch(epoch);
+    LedgerRow row = partial ? ledger.closePartialEpoch(epoch) : ledger.closeEpoch(epoch);
     onEpoch.forEach(c -> c.accept(row));
   }
 

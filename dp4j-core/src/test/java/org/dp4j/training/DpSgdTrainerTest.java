@@ -25,6 +25,9 @@ import org.dp4j.sampling.PoissonSampler;
 import org.dp4j.sampling.ShuffleOncePartition;
 import org.dp4j.updater.DpSgd;
 import org.junit.jupiter.api.Assumptions;
+import org.dp4j.accounting.ledger.CompositionAccounting;
+import org.dp4j.accounting.pld.PldAccountant;
+import org.dp4j.accounting.pld.PldCalibration;
 import org.junit.jupiter.api.Test;
 import org.nd4j.evaluation.classification.Evaluation;
 import org.nd4j.linalg.activations.Activation;
@@ -77,9 +80,19 @@ class DpSgdTrainerTest {
     DataSet data = blobs(1000);
     DpSgdSetup setup = DpSgdSetup.builder().datasetSize(1000).expectedBatchSize(50).epochs(4).clipNorm(1)
         .targetEpsilon(2.0).delta(1e-5).build();
-    double expectedZ = SgmCalibration.noiseMultiplier(2.0, 1e-5, 0.05, 80, Orders.DEFAULT, RdpConversion.IMPROVED)
+    // PLD is the default; it needs less noise than RDP for the same target
+    double expectedZ = PldCalibration.noiseMultiplier(PldAccountant.withDefaults(), 2.0, 1e-5, 0.05, 80)
         .noiseMultiplier();
-    assertThat(setup.noiseMultiplier()).isEqualTo(expectedZ);
+    double rdpZ = SgmCalibration.noiseMultiplier(2.0, 1e-5, 0.05, 80, Orders.DEFAULT, RdpConversion.IMPROVED)
+        .noiseMultiplier();
+    assertThat(setup.accounting()).isEqualTo(CompositionAccounting.PLD);
+    assertThat(setup.noiseMultiplier()).isEqualTo(expectedZ).isLessThan(rdpZ);
+    DpSgdSetup rdpSetup = DpSgdSetup.builder().datasetSize(1000).expectedBatchSize(50).epochs(4).clipNorm(1)
+        .targetEpsilon(2.0).delta(1e-5).accounting(CompositionAccounting.RDP).build();
+    assertThat(rdpSetup.noiseMultiplier()).isEqualTo(rdpZ);
+    assertThat(rdpSetup.ledger().accountants()).hasSize(1);
+    assertThat(setup.ledger().accountants()).extracting(a -> a.name())
+        .containsExactly("sampled-gaussian-pld", "sampled-gaussian-rdp");
     MultiLayerNetwork net = setup.privateNetwork(mlp(10, 8, 2));
     TrainingResult r = setup.trainer(net, IndexedData.of(data)).noise(GaussianNoise.insecureFixedSeed(3)).build()
         .train();

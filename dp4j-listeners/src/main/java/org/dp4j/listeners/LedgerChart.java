@@ -64,6 +64,7 @@ public final class LedgerChart {
         .title(title + String.format(" — epsilon at delta = %.0e", ledger.delta()))
         .xAxisTitle("epoch").yAxisTitle("epsilon").build();
     style(chart);
+    chart.getStyler().setYAxisMin(0.0); // ε starts at 0: a truncated axis exaggerates growth
     addSeries(chart, "composition (all iterates released)", ledger.rows(), LedgerRow::composition);
     addSeries(chart, "hidden state (only last iterate released)", ledger.rows(), LedgerRow::hiddenState);
     ledger.budget().ifPresent(b -> {

@@ -15,9 +15,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.dp4j.Dp4jVersion;
 import org.dp4j.accounting.PrivacyGuarantee;
+import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.accounting.ledger.StepAccountant;
 
 /**
  * Writes a {@link PrivacyLedger} as JSON (one object, a {@code ledger} array of per-epoch rows), as CSV
@@ -32,6 +35,7 @@ public final class LedgerReport {
   /** The ledger as a JSON-ready map; callers may add their own fields (accuracy, hyperparameters). */
   public static Map<String, Object> toMap(PrivacyLedger ledger) {
     Map<String, Object> m = new LinkedHashMap<>();
+    m.put("dp4jVersion", Dp4jVersion.get());
     m.put("delta", ledger.delta());
     ledger.budget().ifPresent(b -> {
       Map<String, Object> budget = new LinkedHashMap<>();
@@ -41,7 +45,7 @@ public final class LedgerReport {
       m.put("budget", budget);
     });
     m.put("steps", ledger.steps());
-    m.put("epochsCompleted", ledger.rows().size());
+    m.put("epochsCompleted", ledger.epochsCompleted());
     List<Map<String, Object>> rows = new ArrayList<>();
     for (LedgerRow row : ledger.rows()) {
       rows.add(rowMap(row));
@@ -49,20 +53,56 @@ public final class LedgerReport {
     LedgerRow last = ledger.rows().isEmpty() ? null : ledger.rows().get(ledger.rows().size() - 1);
     m.put("epsilonComposition", last == null ? null : epsilon(last.composition()));
     m.put("epsilonHiddenState", last == null ? null : epsilon(last.hiddenState()));
+    m.put("epsilonLastIterate", last == null ? null : epsilon(last.lastIterate()));
+    m.put("epsilonByAccountant", epsilonByAccountant(ledger));
+    m.put("epsilonExplained", last == null ? "no epoch recorded" : explain(last, ledger));
     m.put("hiddenStateVoidedBecause", ledger.hiddenStateVoidedBecause().orElse(null));
     m.put("warnings", ledger.warnings());
     m.put("ledger", rows);
     return m;
   }
 
+  /**
+   * The composition ε of every accountant in the ledger after its last step (e.g. PLD and RDP side by side); the
+   * ledger reports the smallest, which is valid because each one is.
+   */
+  static Map<String, Double> epsilonByAccountant(PrivacyLedger ledger) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    for (StepAccountant a : ledger.accountants()) {
+      PrivacyGuarantee g = a.guaranteeAfter(0, ledger.delta(), ledger.conversion());
+      m.put(a.name() + " (" + a.threatModel().description() + ")", g.isFinite() ? g.epsilon() : null);
+    }
+    return m;
+  }
+
+  /** Why the ε fields have the values they have, in one sentence (they often coincide). */
+  static String explain(LedgerRow last, PrivacyLedger ledger) {
+    String comp = last.composition().map(PrivacyGuarantee::accountant).orElse("none");
+    if (last.hiddenState().isEmpty()) {
+      return "epsilonLastIterate equals epsilonComposition (" + comp + "): "
+          + ledger.hiddenStateVoidedBecause().map(r -> "hidden-state bounds were voided (" + r + ")")
+              .orElse("no hidden-state theorem applies to this run")
+          + ", and a composition bound also holds when only the last iterate is released";
+    }
+    boolean hiddenWins = last.lastIterate().map(g -> g.threatModel() == ThreatModel.LAST_ITERATE_ONLY).orElse(false);
+    return hiddenWins
+        ? "epsilonLastIterate is the hidden-state bound (" + last.hiddenState().get().accountant()
+            + "), smaller than epsilonComposition (" + comp + "), and valid only if no intermediate model leaves "
+            + "training"
+        : "epsilonLastIterate equals epsilonComposition (" + comp + "): the hidden-state bound ("
+            + last.hiddenState().get().accountant() + ") is larger here";
+  }
+
   static Map<String, Object> rowMap(LedgerRow row) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("epoch", row.epoch());
+    r.put("partial", row.partial());
     r.put("steps", row.steps());
     r.put("epsilonComposition", epsilon(row.composition()));
-    r.put("orderComposition", row.composition().map(g -> g.bound().order()).orElse(null));
+    r.put("accountantComposition", row.composition().map(PrivacyGuarantee::accountant).orElse(null));
+    r.put("orderComposition", row.composition().flatMap(PrivacyGuarantee::optimalOrder).orElse(null));
     r.put("epsilonHiddenState", epsilon(row.hiddenState()));
-    r.put("orderHiddenState", row.hiddenState().map(g -> g.bound().order()).orElse(null));
+    r.put("orderHiddenState", row.hiddenState().flatMap(PrivacyGuarantee::optimalOrder).orElse(null));
     r.put("hiddenStateAccountant", row.hiddenState().map(PrivacyGuarantee::accountant).orElse(null));
     r.put("epsilonLastIterate", epsilon(row.lastIterate()));
     r.put("lsiConstants", row.lsiConstants());
@@ -99,9 +139,9 @@ public final class LedgerReport {
     for (LedgerRow row : ledger.rows()) {
       sb.append(row.epoch()).append(',').append(row.steps()).append(',')
           .append(cell(epsilon(row.composition()))).append(',')
-          .append(cell(row.composition().map(g -> g.bound().order()).orElse(null))).append(',')
+          .append(cell(row.composition().flatMap(PrivacyGuarantee::optimalOrder).orElse(null))).append(',')
           .append(cell(epsilon(row.hiddenState()))).append(',')
-          .append(cell(row.hiddenState().map(g -> g.bound().order()).orElse(null))).append(',')
+          .append(cell(row.hiddenState().flatMap(PrivacyGuarantee::optimalOrder).orElse(null))).append(',')
           .append(cell(epsilon(row.lastIterate())));
       blocks.forEach(b -> sb.append(',').append(cell(row.lsiConstants().get(b))));
       sb.append('\n');
@@ -125,7 +165,9 @@ public final class LedgerReport {
     }
     LedgerRow last = ledger.rows().get(ledger.rows().size() - 1);
     StringBuilder sb = new StringBuilder();
-    sb.append("after epoch ").append(last.epoch()).append(" (").append(last.steps()).append(" private updates):\n");
+    sb.append(last.partial() ? "during epoch " : "after epoch ").append(last.epoch()).append(" (")
+        .append(last.steps()).append(" private updates").append(last.partial() ? ", stopped by the budget" : "")
+        .append("):\n");
     last.composition().ifPresent(g -> sb.append("  all iterates released: ").append(g.summary()).append('\n'));
     if (last.hiddenState().isPresent()) {
       sb.append("  only the last iterate released: ").append(last.hiddenState().get().summary()).append('\n');

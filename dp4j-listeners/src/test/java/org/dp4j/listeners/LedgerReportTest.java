@@ -18,6 +18,7 @@ import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.ledger.CompositionStepAccountant;
 import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.accounting.ledger.CompositionAccounting;
 import org.dp4j.accounting.ledger.RdpStepAccountant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,6 +88,44 @@ class LedgerReportTest {
 
     assertThat(LedgerReport.summary(ledger)).contains("all iterates released", "only the last iterate released",
         "after epoch 10");
+  }
+
+  @Test
+  void aBudgetStopInsideAnEpochCountsOnlyFinishedEpochsAndBothAccountantsAreReported() {
+    SampledGaussianMechanism sgm = new SampledGaussianMechanism(0.01, 1.0);
+    PrivacyLedger.Builder b = PrivacyLedger.builder().delta(1e-5)
+        .budget(new PrivacyBudget(0.9, 1e-5, ThreatModel.ALL_ITERATES_RELEASED));
+    CompositionAccounting.PLD.ledgerAccountants(sgm, Orders.DEFAULT).forEach(b::accountant);
+    PrivacyLedger ledger = b.build();
+    // 100 steps per epoch: the PLD stop for (0.9, 1e-5) lies inside epoch 3 (independently: python
+    // pld_reference.py 0.01 1.0 200 1e-5 gives optimal ε ≤ 0.9005 at 200 steps, and 0.98 at 240)
+    int epoch = 0;
+    boolean stopped = false;
+    while (!stopped) {
+      epoch++;
+      for (int i = 0; i < 100 && !stopped; i++) {
+        stopped = !ledger.tryStep();
+      }
+      if (stopped) {
+        ledger.closePartialEpoch(epoch);
+      } else {
+        ledger.closeEpoch(epoch);
+      }
+    }
+    assertThat(ledger.steps()).isBetween(190L, 210L);
+    Map<String, Object> map = LedgerReport.toMap(ledger);
+    assertThat(map.get("epochsCompleted")).isEqualTo((int) (ledger.steps() / 100));
+    assertThat(map.get("dp4jVersion").toString()).isNotBlank().doesNotContain("${").doesNotContain("unknown");
+    @SuppressWarnings("unchecked")
+    Map<String, Double> byAccountant = (Map<String, Double>) map.get("epsilonByAccountant");
+    assertThat(byAccountant).hasSize(2);
+    double pld = byAccountant.get("sampled-gaussian-pld (all iterates released)");
+    double rdp = byAccountant.get("sampled-gaussian-rdp (all iterates released)");
+    assertThat(pld).isLessThanOrEqualTo(0.9).isLessThan(rdp);
+    assertThat((Double) map.get("epsilonComposition")).isEqualTo(pld);
+    assertThat(map.get("epsilonExplained").toString()).contains("equals epsilonComposition",
+        "no hidden-state theorem applies");
+    assertThat(LedgerReport.summary(ledger)).contains("stopped by the budget");
   }
 
   @Test

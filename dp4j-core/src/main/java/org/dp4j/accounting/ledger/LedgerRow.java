@@ -19,12 +19,20 @@ import org.dp4j.accounting.PrivacyGuarantee;
  * @param lsiConstants LSI constants of the released blocks, by block name (empty if none)
  * @param epochContributions per accountant that decomposes its bound by epoch (Chen &amp; Liu, Fig. 1b):
  *     each epoch's share of the bound so far, oldest first, as coefficients of α in the RDP
+ * @param partial true for the row of an epoch that did not finish (the budget stopped it)
  */
 public record LedgerRow(int epoch, long steps, Optional<PrivacyGuarantee> composition,
     Optional<PrivacyGuarantee> hiddenState, Optional<PrivacyGuarantee> lastIterate,
-    Map<String, Double> lsiConstants, Map<String, List<Double>> epochContributions) {
+    Map<String, Double> lsiConstants, Map<String, List<Double>> epochContributions, boolean partial) {
   public LedgerRow {
     lsiConstants = Map.copyOf(lsiConstants);
     epochContributions = Map.copyOf(epochContributions);
+  }
+
+  /** The row of a finished epoch. */
+  public LedgerRow(int epoch, long steps, Optional<PrivacyGuarantee> composition,
+      Optional<PrivacyGuarantee> hiddenState, Optional<PrivacyGuarantee> lastIterate,
+      Map<String, Double> lsiConstants, Map<String, List<Double>> epochContributions) {
+    this(epoch, steps, composition, hiddenState, lastIterate, lsiConstants, epochContributions, false);
   }
 }

@@ -67,6 +67,11 @@ public final class PrivacyLedger {
     return delta;
   }
 
+  /** The RDP → (ε, δ) conversion used for Rényi accountants. */
+  public RdpConversion conversion() {
+    return conversion;
+  }
+
   public Optional<PrivacyBudget> budget() {
     return budget;
   }
@@ -224,6 +229,20 @@ public final class PrivacyLedger {
 
   /** Records the row of the epoch just finished. */
   public LedgerRow closeEpoch(int epoch) {
+    return closeRow(epoch, false);
+  }
+
+  /** Records the row of an epoch the budget stopped before it finished (it does not count as completed). */
+  public LedgerRow closePartialEpoch(int epoch) {
+    return closeRow(epoch, true);
+  }
+
+  /** Epochs whose rows were closed as finished (a budget stop's partial row is not counted). */
+  public int epochsCompleted() {
+    return (int) rows.stream().filter(r -> !r.partial()).count();
+  }
+
+  private LedgerRow closeRow(int epoch, boolean partial) {
     checkState(rows.isEmpty() || rows.get(rows.size() - 1).epoch() < epoch,
         "epoch %s closed after epoch %s", epoch, rows.isEmpty() ? 0 : rows.get(rows.size() - 1).epoch());
     Map<String, Double> lsi = new LinkedHashMap<>();
@@ -236,7 +255,7 @@ public final class PrivacyLedger {
       }
     }
     LedgerRow row = new LedgerRow(epoch, steps, best(ThreatModel.ALL_ITERATES_RELEASED, 0), bestHiddenState(0),
-        best(ThreatModel.LAST_ITERATE_ONLY, 0), lsi, contributions);
+        best(ThreatModel.LAST_ITERATE_ONLY, 0), lsi, contributions, partial);
     rows.add(row);
     return row;
   }
