@@ -21,7 +21,6 @@ import org.nd4j.linalg.api.memory.enums.SpillPolicy;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
-import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * Vectorised per-example clipping for a DL4J {@link MultiLayerNetwork}: one forward pass, one backward pass of
@@ -197,38 +196,14 @@ public final class PerExampleClipper {
 
   private ClippedGradientSum clipAndSum(int n, double clipNorm, INDArray target) {
     List<INDArray> layerSq = new ArrayList<>(parameterisedLayers);
-    INDArray totalSq = Nd4j.zeros(dataType(), n, 1);
     for (PerExampleLayer layer : layers) {
       if (layer.hasParams()) {
-        INDArray sq = layer.squaredNorms();
-        layerSq.add(sq);
-        totalSq.addi(sq);
+        layerSq.add(layer.squaredNorms());
       }
     }
-    INDArray norms = Transforms.sqrt(totalSq, false);
-    double normSum = norms.sumNumber().doubleValue();
-    if (!Double.isFinite(normSum)) {
-      throw new IllegalStateException("a per-example gradient norm is NaN or infinite (sum of norms " + normSum
-          + "): the training diverged; lower the learning rate or check the inputs");
-    }
-    int clipped;
-    List<INDArray> scales = new ArrayList<>(parameterisedLayers);
-    if (mode == ClippingMode.FLAT) {
-      INDArray scale = clipFactors(norms, clipNorm);
-      clipped = countBelowOne(scale);
-      layerSq.forEach(sq -> scales.add(scale));
-    } else {
-      double layerClipNorm = clipNorm / Math.sqrt(parameterisedLayers);
-      INDArray anyClipped = Nd4j.zeros(dataType(), n, 1);
-      for (INDArray sq : layerSq) {
-        INDArray scale = clipFactors(Transforms.sqrt(sq, true), layerClipNorm);
-        anyClipped.addi(scale.lt(1.0).castTo(dataType()));
-        scales.add(scale);
-      }
-      clipped = anyClipped.gt(0).castTo(DataType.INT32).sumNumber().intValue();
-    }
-    writeSums(scales, target);
-    return new ClippedGradientSum(target, norms.toDoubleVector(), clipped, clipNorm, mode);
+    ClipFactors factors = ClipFactors.compute(layerSq, n, dataType(), mode, clipNorm);
+    writeSums(factors, target);
+    return factors.result(target, clipNorm, mode);
   }
 
   private void backpropagate(INDArray features, INDArray labels, int n) {
@@ -242,7 +217,7 @@ public final class PerExampleClipper {
       activation = layers.get(i).forward(activation);
     }
     int last = layers.size() - 1;
-    INDArray error = layers.get(last).backwardFromLabels(labels, last > 0);
+    INDArray error = layers.get(last).backwardFromLabels(labels, null, last > 0);
     for (int i = last; i >= 0; i--) {
       if (i < last) {
         error = layers.get(i).backward(error, i > 0);
@@ -254,26 +229,19 @@ public final class PerExampleClipper {
     }
   }
 
-  /** c_i = min(1, C/‖g_i‖), and 1 for a zero gradient. */
-  private static INDArray clipFactors(INDArray norms, double clipNorm) {
-    return Transforms.max(norms, clipNorm, true).rdivi(clipNorm);
-  }
-
-  private static int countBelowOne(INDArray scale) {
-    return scale.lt(1.0).castTo(DataType.INT32).sumNumber().intValue();
-  }
-
-  private void writeSums(List<INDArray> scales, INDArray target) {
+  private void writeSums(ClipFactors factors, INDArray target) {
     long offset = 0;
     int p = 0;
     for (int i = 0; i < layers.size(); i++) {
       Layer layer = net.getLayer(i);
       long size = layer.numParams();
+      INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(offset, offset + size));
       if (layers.get(i).hasParams()) {
-        INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(offset, offset + size));
         Map<String, INDArray> views = layer.conf().getLayer().initializer()
             .getGradientsFromFlattened(layer.conf(), slice);
-        layers.get(i).writeScaledSum(scales.get(p++), views);
+        layers.get(i).writeScaledSum(factors.scale(p++), views);
+      } else if (size > 0) {
+        slice.assign(0.0);    // frozen parameters: no gradient
       }
       offset += size;
     }
