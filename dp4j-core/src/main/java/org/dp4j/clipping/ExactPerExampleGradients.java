@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.deeplearning4j.nn.api.Layer;
-import org.deeplearning4j.nn.conf.layers.misc.FrozenLayer;
-import org.deeplearning4j.nn.conf.layers.misc.FrozenLayerWithBackprop;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -127,8 +125,7 @@ public final class ExactPerExampleGradients {
     long offset = 0;
     for (Layer layer : layersInParamOrder) {
       long size = layer.numParams();
-      org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
-      if (size > 0 && !(conf instanceof FrozenLayer || conf instanceof FrozenLayerWithBackprop)) {
+      if (size > 0 && !LayerRules.isFrozen(layer)) {
         ranges.add(new long[] {offset, offset + size});
       }
       offset += size;

@@ -67,16 +67,17 @@ public final class GraphPerExampleClipper {
     final int index;
     final int[] inputs;                  // vertex index of each input edge
     final PerExampleLayer rule;          // null for vertices without a layer
-    final InputPreProcessor preprocessor;
+    final InputPreProcessor preprocessor;  // of a layer's input, or of a PreprocessorVertex
     final int networkInput;              // index in the network's inputs, or -1
     final int networkOutput;             // index in the network's outputs, or -1
     final long offset;                   // of its parameters in the flattened gradient
     final long size;
     final boolean copyInput;             // its layer may modify an input that other vertices still read
+    final boolean passesErrors;          // DL4J backpropagates through it (not a FrozenVertex)
     boolean needsError;                  // some trainable layer at or above this vertex needs its output error
 
     Node(GraphVertex vertex, int[] inputs, PerExampleLayer rule, InputPreProcessor preprocessor, int networkInput,
-        int networkOutput, long offset, boolean copyInput) {
+        int networkOutput, long offset, boolean copyInput, boolean passesErrors) {
       this.vertex = vertex;
       this.index = vertex.getVertexIndex();
       this.inputs = inputs;
@@ -87,6 +88,7 @@ public final class GraphPerExampleClipper {
       this.offset = offset;
       this.size = vertex.numParams();
       this.copyInput = copyInput;
+      this.passesErrors = passesErrors;
     }
 
     boolean trainable() {
@@ -151,12 +153,17 @@ public final class GraphPerExampleClipper {
         VertexRules.check(vertexConf, name);
         checkArgument(v.numParams() == 0, "vertex '%s' has parameters but no layer; not supported", name);
         readsInputs |= VertexRules.readsNetworkInputs(vertexConf);
+        // Applied here with the batch's own size (DL4J's vertex asks the graph, whose labels may be stale).
+        pre = VertexRules.preprocessor(vertexConf);
       }
       boolean copyInput = rule instanceof NoParameterLayer && in.length == 1
           && vertices[in[0]].getNumOutputConnections() > 1;
+      // Like DL4J's own backprop, nothing passes back through a FrozenVertex or a FrozenLayer.
+      boolean passes = !(v instanceof org.deeplearning4j.nn.graph.vertex.impl.FrozenVertex
+          || v.hasLayer() && v.getLayer() instanceof org.deeplearning4j.nn.layers.FrozenLayer);
       Node node = new Node(v, in, rule, pre, v.isInputVertex() ? inputs.indexOf(name) : -1,
-          outputs.indexOf(name), offset, copyInput);
-      node.needsError = node.trainable() || Arrays.stream(in).anyMatch(i -> needsError[i]);
+          outputs.indexOf(name), offset, copyInput, passes);
+      node.needsError = node.trainable() || passes && Arrays.stream(in).anyMatch(i -> needsError[i]);
       needsError[idx] = node.needsError;
       nodes.add(node);
       offset += node.size;
@@ -287,6 +294,8 @@ public final class GraphPerExampleClipper {
           in = node.preprocessor.preProcess(in, n, workspaces);
         }
         out = node.rule.forward(node.copyInput ? in.dup() : in);
+      } else if (node.preprocessor != null) {
+        out = node.preprocessor.preProcess(activations[node.inputs[0]], n, workspaces);
       } else {
         INDArray[] in = new INDArray[node.inputs.length];
         for (int j = 0; j < in.length; j++) {
@@ -313,7 +322,7 @@ public final class GraphPerExampleClipper {
       if (node.networkInput >= 0 || !node.needsError) {
         continue;
       }
-      boolean needInputError = Arrays.stream(node.inputs).anyMatch(i -> needsError(i));
+      boolean needInputError = node.passesErrors && Arrays.stream(node.inputs).anyMatch(i -> needsError(i));
       INDArray error = errors[node.index];
       if (node.rule != null) {
         INDArray inputError;
@@ -331,7 +340,11 @@ public final class GraphPerExampleClipper {
           }
           accumulate(errors, stored, node.inputs[0], inputError);
         }
-      } else if (error != null) {
+      } else if (error != null && node.preprocessor != null) {
+        if (node.passesErrors && needInputError) {
+          accumulate(errors, stored, node.inputs[0], node.preprocessor.backprop(error, n, workspaces));
+        }
+      } else if (error != null && node.passesErrors) {
         node.vertex.setEpsilon(error);
         INDArray[] inputErrors = node.vertex.doBackward(false, workspaces).getSecond();
         for (int j = 0; j < node.inputs.length; j++) {

@@ -66,7 +66,7 @@ final class LayerRules {
       long convolutionChunkElements, ConvolutionNorms norms) {
     org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
     Class<?> type = conf.getClass();
-    if (conf instanceof FrozenLayer || conf instanceof FrozenLayerWithBackprop) {
+    if (isFrozen(layer)) {
       // Frozen parameters take no part in clipping: no norm, a zero sum; errors pass as DL4J's wrapper passes them.
       checkArgument(!output, "%s: a frozen output layer is not supported; freeze only the layers below the output",
           where);
@@ -104,6 +104,18 @@ final class LayerRules {
     }
     throw refused(where, "per-example gradients are not implemented for this layer type; supported: "
         + SUPPORTED);
+  }
+
+  /**
+   * Whether DL4J trains none of the layer's parameters ({@code FrozenLayer}, {@code FrozenLayerWithBackprop},
+   * {@code setFeatureExtractor}). The wrappers report the wrapped layer's configuration, so the implementation
+   * class is what tells.
+   */
+  static boolean isFrozen(Layer layer) {
+    org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
+    return layer instanceof org.deeplearning4j.nn.layers.FrozenLayer
+        || layer instanceof org.deeplearning4j.nn.layers.FrozenLayerWithBackprop
+        || conf instanceof FrozenLayer || conf instanceof FrozenLayerWithBackprop;
   }
 
   private static void checkBaseLayer(BaseLayer conf, String where) {

@@ -3,6 +3,7 @@ package org.dp4j.clipping;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import java.util.Arrays;
+import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.graph.ElementWiseVertex;
 import org.deeplearning4j.nn.conf.graph.FrozenVertex;
 import org.deeplearning4j.nn.conf.graph.GraphVertex;
@@ -35,6 +36,12 @@ final class VertexRules {
   static boolean readsNetworkInputs(GraphVertex conf) {
     GraphVertex c = unwrap(conf);
     return c instanceof LastTimeStepVertex || c instanceof DuplicateToTimeSeriesVertex;
+  }
+
+  /** The preprocessor of a {@code PreprocessorVertex} (also frozen), else null. */
+  static InputPreProcessor preprocessor(GraphVertex conf) {
+    GraphVertex c = unwrap(conf);
+    return c instanceof PreprocessorVertex ? ((PreprocessorVertex) c).getPreProcessor() : null;
   }
 
   /** @throws IllegalArgumentException naming the vertex when it mixes examples or is not supported */
