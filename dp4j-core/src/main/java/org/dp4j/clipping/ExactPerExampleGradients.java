@@ -13,7 +13,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
- * The exact, slow reference: DL4J's own {@code calculateGradients} on one example at a time (about 100x a batch
+ * The exact, slow reference: DL4J's own {@code computeGradientAndScore} on one example at a time (about 100x a batch
  * gradient; dl4j-notes §Per-example gradients), then clipping as in Abadi et al. 2016, Alg. 1. Use it to check
  * {@link PerExampleClipper} and {@link GraphPerExampleClipper}, never to train. Stochastic layers (dropout) draw
  * their own randomness here, so the two agree only on deterministic networks.
@@ -36,9 +36,13 @@ public final class ExactPerExampleGradients {
     for (long i = 0; i < n; i++) {
       INDArray x = features.get(NDArrayIndex.interval(i, i + 1)).dup();
       INDArray y = labels.get(NDArrayIndex.interval(i, i + 1)).dup();
-      INDArray g = net.calculateGradients(x, y, null, null).getFirst().gradient();
-      rows.getRow(i).assign(g.reshape(net.numParams()));
+      // computeGradientAndScore, as net.fit uses (calculateGradients leaks a workspace with frozen layers).
+      net.setInput(x);
+      net.setLabels(y);
+      net.computeGradientAndScore();
+      rows.getRow(i).assign(net.gradient().gradient().reshape(net.numParams()));
     }
+    net.clear();
     return rows;
   }
 

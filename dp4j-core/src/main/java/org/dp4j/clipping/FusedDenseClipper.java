@@ -96,8 +96,8 @@ final class FusedDenseClipper {
   }
 
   /**
-   * The fast path for {@code net} if every layer is a {@code DenseLayer} (the last an {@code OutputLayer})
-   * without dropout or input preprocessors; empty otherwise (the generic path then applies). The network has
+   * The fast path for {@code net} if every layer is a trainable {@code DenseLayer} (the last an
+   * {@code OutputLayer}) without dropout or input preprocessors; empty otherwise (the generic path then applies). The network has
    * already passed {@link LayerRules}.
    */
   static Optional<FusedDenseClipper> forNetwork(MultiLayerNetwork net) {
@@ -108,7 +108,7 @@ final class FusedDenseClipper {
       Layer layer = net.getLayer(i);
       org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
       Class<?> expected = i == count - 1 ? OutputLayer.class : DenseLayer.class;
-      if (conf.getClass() != expected || conf.getIDropout() != null
+      if (conf.getClass() != expected || LayerRules.isFrozen(layer) || conf.getIDropout() != null
           || net.getLayerWiseConfigurations().getInputPreProcess(i) != null) {
         return Optional.empty();
       }
