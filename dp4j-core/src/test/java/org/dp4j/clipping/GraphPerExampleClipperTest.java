@@ -313,4 +313,31 @@ class GraphPerExampleClipperTest {
     assertThatThrownBy(() -> clipper.clippedSum(denseSkipFeatures(), denseSkipLabels(), 0.0, target))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clipNorm");
   }
+
+  @Test
+  void clippedSumWrittenInOnGradientCalculationIsWhatGraphFitApplies() {
+    // How a private graph.fit uses the clipper: inside DL4J's own step (its workspaces open), overwrite the
+    // gradient with the clipped sum; plain SGD then moves the parameters by lr · sum / n.
+    ComputationGraph graph = TinyGraphs.cnn();
+    INDArray[] x = {TinyNetworks.features(5, N, 49)};
+    INDArray[] y = {TinyNetworks.labels(6, N, 3, true), TinyNetworks.labels(7, N, 2, false)};
+    GraphPerExampleClipper clipper = GraphPerExampleClipper.of(graph, ClippingMode.FLAT);
+    INDArray expected = Nd4j.create(DataType.DOUBLE, 1, graph.numParams());
+    ClippedGradientSum sum = clipper.clippedSum(x, y, 0.1, expected);
+    assertThat(sum.clippedCount()).isPositive();
+    INDArray before = graph.params().dup();
+    graph.setListeners(new org.deeplearning4j.optimize.api.BaseTrainingListener() {
+      @Override
+      public void onGradientCalculation(org.deeplearning4j.nn.api.Model model) {
+        INDArray gradient = ((ComputationGraph) model).getFlattenedGradients();
+        gradient.assign(0.0);
+        clipper.addClippedSum(x, y, null, null, 0.1, gradient);
+      }
+    });
+    graph.fit(new org.nd4j.linalg.dataset.MultiDataSet(x, y));
+    INDArray step = before.sub(graph.params());
+    INDArray sgdStep = expected.mul(0.1 / N);      // Sgd(0.1) on the batch mean
+    assertThat(step.sub(sgdStep).amaxNumber().doubleValue())
+        .isLessThanOrEqualTo(1e-12 * sgdStep.amaxNumber().doubleValue());
+  }
 }
