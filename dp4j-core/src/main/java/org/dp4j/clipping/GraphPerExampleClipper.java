@@ -43,7 +43,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * <pre>{@code
  * GraphPerExampleClipper clipper = GraphPerExampleClipper.of(graph, ClippingMode.FLAT);
  * INDArray sum = Nd4j.create(graph.params().dataType(), 1, graph.numParams());
- * ClippedGradientSum s = clipper.clippedSum(mds.getFeatures(), mds.getLabels(), 1.0, sum);
+ * ClippedGradientSum s = clipper.clippedSum(batch.getFeatures(), batch.getLabels(), 1.0, sum);  // a MultiDataSet
  * int clipped = s.clippedCount();
  * }</pre>
  *

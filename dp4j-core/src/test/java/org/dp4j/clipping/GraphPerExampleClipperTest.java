@@ -340,4 +340,17 @@ class GraphPerExampleClipperTest {
     assertThat(step.sub(sgdStep).amaxNumber().doubleValue())
         .isLessThanOrEqualTo(1e-12 * sgdStep.amaxNumber().doubleValue());
   }
+
+  @Test
+  void javadocExampleRuns() {
+    ComputationGraph graph = TinyGraphs.denseSkip();
+    org.nd4j.linalg.dataset.MultiDataSet batch =
+        new org.nd4j.linalg.dataset.MultiDataSet(denseSkipFeatures(), denseSkipLabels());
+    GraphPerExampleClipper clipper = GraphPerExampleClipper.of(graph, ClippingMode.FLAT);
+    INDArray sum = Nd4j.create(graph.params().dataType(), 1, graph.numParams());
+    ClippedGradientSum s = clipper.clippedSum(batch.getFeatures(), batch.getLabels(), 1.0, sum);  // a MultiDataSet
+    int clipped = s.clippedCount();
+    assertThat(clipped).isBetween(0, N);
+    assertThat(sum.norm2Number().doubleValue()).isLessThanOrEqualTo(N * 1.0 * (1 + 1e-12)).isPositive();
+  }
 }
