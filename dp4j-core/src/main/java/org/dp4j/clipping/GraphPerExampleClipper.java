@@ -124,55 +124,62 @@ public final class GraphPerExampleClipper {
     checkArgument(graph != null && graph.params() != null,
         "graph must be initialised (call graph.init()) before building a clipper");
     checkArgument(mode != null, "clipping mode must not be null");
-    ComputationGraphConfiguration conf = graph.getConfiguration();
-    List<String> inputs = conf.getNetworkInputs();
-    List<String> outputs = conf.getNetworkOutputs();
     StepCounts counts = StepCounts.of(graph::getIterationCount, graph::getEpochCount);
     GraphVertex[] vertices = graph.getVertices();
     List<Node> nodes = new ArrayList<>(vertices.length);
     boolean[] needsError = new boolean[vertices.length];
-    boolean readsInputs = false;
     long offset = 0;
     for (int idx : graph.topologicalSortOrder()) {
-      GraphVertex v = vertices[idx];
-      String name = v.getVertexName();
-      int[] in = inputIndices(v);
-      PerExampleLayer rule = null;
-      InputPreProcessor pre = null;
-      if (v.hasLayer()) {
-        Layer layer = v.getLayer();
-        String where = "vertex '" + name + "' (" + layer.conf().getLayer().getClass().getSimpleName() + ")";
-        boolean output = outputs.contains(name);
-        checkArgument(!output || v.getNumOutputConnections() == 0,
-            "%s: an output layer that also feeds other vertices is not supported", where);
-        rule = LayerRules.ruleFor(layer, where, output, counts, convolutionChunkElements, norms);
-        pre = ((LayerVertex) conf.getVertices().get(name)).getPreProcessor();
-        LayerRules.checkPreprocessor(pre, where + ": input preprocessor");
-      } else if (!v.isInputVertex()) {
-        org.deeplearning4j.nn.conf.graph.GraphVertex vertexConf = conf.getVertices().get(name);
-        VertexRules.check(vertexConf, name);
-        checkArgument(v.numParams() == 0, "vertex '%s' has parameters but no layer; not supported", name);
-        readsInputs |= VertexRules.readsNetworkInputs(vertexConf);
-        // Applied here with the batch's own size (DL4J's vertex asks the graph, whose labels may be stale).
-        pre = VertexRules.preprocessor(vertexConf);
-      }
-      boolean copyInput = rule instanceof NoParameterLayer && in.length == 1
-          && vertices[in[0]].getNumOutputConnections() > 1;
-      // Like DL4J's own backprop, nothing passes back through a FrozenVertex or a FrozenLayer.
-      boolean passes = !(v instanceof org.deeplearning4j.nn.graph.vertex.impl.FrozenVertex
-          || v.hasLayer() && v.getLayer() instanceof org.deeplearning4j.nn.layers.FrozenLayer);
-      Node node = new Node(v, in, rule, pre, v.isInputVertex() ? inputs.indexOf(name) : -1,
-          outputs.indexOf(name), offset, copyInput, passes);
-      node.needsError = node.trainable() || passes && Arrays.stream(in).anyMatch(i -> needsError[i]);
+      Node node = node(graph, vertices[idx], offset, counts, convolutionChunkElements, norms);
+      node.needsError = node.trainable()
+          || node.passesErrors && Arrays.stream(node.inputs).anyMatch(i -> needsError[i]);
       needsError[idx] = node.needsError;
       nodes.add(node);
       offset += node.size;
     }
+    boolean readsInputs = nodes.stream().anyMatch(n -> !n.vertex.hasLayer() && !n.vertex.isInputVertex()
+        && VertexRules.readsNetworkInputs(graph.getConfiguration().getVertices().get(n.vertex.getVertexName())));
     checkArgument(nodes.stream().anyMatch(Node::trainable), "graph has no trainable parameters");
     if (graph.getFlattenedGradients() == null) {
       graph.initGradientsView();
     }
     return new GraphPerExampleClipper(graph, mode, List.copyOf(nodes), readsInputs);
+  }
+
+  /** The node of one vertex, validated; throws IllegalArgumentException naming the vertex if unsupported. */
+  private static Node node(ComputationGraph graph, GraphVertex v, long offset, StepCounts counts,
+      long convolutionChunkElements, ConvolutionNorms norms) {
+    ComputationGraphConfiguration conf = graph.getConfiguration();
+    List<String> outputs = conf.getNetworkOutputs();
+    String name = v.getVertexName();
+    int[] in = inputIndices(v);
+    PerExampleLayer rule = null;
+    InputPreProcessor pre = null;
+    if (v.hasLayer()) {
+      Layer layer = v.getLayer();
+      String where = "vertex '" + name + "' (" + layer.conf().getLayer().getClass().getSimpleName() + ")";
+      boolean output = outputs.contains(name);
+      checkArgument(!output || v.getNumOutputConnections() == 0,
+          "%s: an output layer that also feeds other vertices is not supported", where);
+      rule = LayerRules.ruleFor(layer, where, output, counts, convolutionChunkElements, norms);
+      pre = ((LayerVertex) conf.getVertices().get(name)).getPreProcessor();
+      LayerRules.checkPreprocessor(pre, where + ": input preprocessor");
+    } else if (!v.isInputVertex()) {
+      org.deeplearning4j.nn.conf.graph.GraphVertex vertexConf = conf.getVertices().get(name);
+      VertexRules.check(vertexConf, name);
+      checkArgument(!outputs.contains(name), "vertex '%s': a network output must be an OutputLayer or a LossLayer",
+          name);
+      checkArgument(v.numParams() == 0, "vertex '%s' has parameters but no layer; not supported", name);
+      // Applied here with the batch's own size (DL4J's vertex asks the graph, whose labels may be stale).
+      pre = VertexRules.preprocessor(vertexConf);
+    }
+    boolean copyInput = rule instanceof NoParameterLayer && in.length == 1
+        && graph.getVertices()[in[0]].getNumOutputConnections() > 1;
+    // Like DL4J's own backprop, nothing passes back through a FrozenVertex or a FrozenLayer.
+    boolean passes = !(v instanceof org.deeplearning4j.nn.graph.vertex.impl.FrozenVertex
+        || v.hasLayer() && v.getLayer() instanceof org.deeplearning4j.nn.layers.FrozenLayer);
+    int networkInput = v.isInputVertex() ? conf.getNetworkInputs().indexOf(name) : -1;
+    return new Node(v, in, rule, pre, networkInput, outputs.indexOf(name), offset, copyInput, passes);
   }
 
   private static int[] inputIndices(GraphVertex v) {

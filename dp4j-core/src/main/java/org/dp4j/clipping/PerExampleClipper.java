@@ -30,10 +30,12 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  *
  * <p>Supported layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),
  * {@code ConvolutionLayer} (2D, NCHW), {@code SubsamplingLayer}, {@code GlobalPoolingLayer},
- * {@code ActivationLayer}, {@code DropoutLayer}, and the CNN↔dense input preprocessors. Anything else
- * (notably {@code BatchNormalization}, which mixes examples) is refused when the clipper is built, with a message
- * naming the layer. The clipped sum does not include L1/L2 regularisation (DL4J adds it in the updater; it does
- * not depend on the data).
+ * {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization}, frozen layers
+ * ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}: no norm contribution, zeros in the sum), and the CNN↔dense
+ * input preprocessors. {@link GraphPerExampleClipper} applies the same layer rules to a {@code ComputationGraph}.
+ * Anything else (notably {@code BatchNormalization}, which mixes examples) is refused when the clipper is built,
+ * with a message naming the layer. The clipped sum does not include L1/L2 regularisation (DL4J adds it in the
+ * updater; it does not depend on the data).
  *
  * <pre>{@code
  * PerExampleClipper clipper = PerExampleClipper.of(net);              // flat clipping

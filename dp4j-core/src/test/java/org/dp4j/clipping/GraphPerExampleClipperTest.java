@@ -7,6 +7,7 @@ import java.util.Arrays;
 import org.assertj.core.data.Offset;
 import org.deeplearning4j.nn.conf.graph.L2Vertex;
 import org.deeplearning4j.nn.conf.graph.MergeVertex;
+import org.deeplearning4j.nn.conf.graph.ScaleVertex;
 import org.deeplearning4j.nn.conf.graph.StackVertex;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
@@ -295,6 +296,12 @@ class GraphPerExampleClipperTest {
         .setOutputs("out").build()), ClippingMode.FLAT))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'hidden'")
         .hasMessageContaining("only supported as an output");
+    assertThatThrownBy(() -> GraphPerExampleClipper.of(TinyGraphs.init(TinyGraphs.builder().addInputs("x")
+        .addLayer("out", new OutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2).build(), "x")
+        .addVertex("scaled", new ScaleVertex(2.0), "x")
+        .setOutputs("out", "scaled").build()), ClippingMode.FLAT))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'scaled'")
+        .hasMessageContaining("a network output must be an OutputLayer or a LossLayer");
   }
 
   @Test
