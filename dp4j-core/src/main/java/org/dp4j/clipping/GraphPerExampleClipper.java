@@ -59,7 +59,7 @@ public final class GraphPerExampleClipper {
   private final int vertexCount;
   private final boolean readsNetworkInputs;
   private final int[] positions;         // of each vertex in the topological order
-  private INDArray saved;
+  private INDArray saved;                // the target of addClippedSum while the pass runs
 
   /** One vertex of the graph and what the clipper does with it. */
   private static final class Node {
@@ -228,7 +228,10 @@ public final class GraphPerExampleClipper {
     }
     if (accumulate) {
       // DL4J's own backprop inside some layers writes into the graph's gradient view, which target may be.
-      saved().assign(target);
+      if (saved == null) {
+        saved = PerExampleClipper.rowOutsideWorkspaces(dataType(), graph.numParams());
+      }
+      saved.assign(target);
     }
     INDArray[] previousInputs = graph.getInputs();
     try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager()
@@ -412,16 +415,6 @@ public final class GraphPerExampleClipper {
       out[i] = arrays[i] == null ? null : arrays[i].castTo(dataType());
     }
     return out;
-  }
-
-  /** Where {@link #addClippedSum} keeps the target while the pass runs (allocated once, outside workspaces). */
-  private INDArray saved() {
-    if (saved == null) {
-      try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
-        saved = Nd4j.create(dataType(), 1, graph.numParams());
-      }
-    }
-    return saved;
   }
 
   private DataType dataType() {

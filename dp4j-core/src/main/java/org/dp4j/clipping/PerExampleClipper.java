@@ -59,7 +59,7 @@ public final class PerExampleClipper {
   private final List<PerExampleLayer> layers;
   private final int parameterisedLayers;
   private final Optional<FusedDenseClipper> fused;
-  private INDArray scratch;
+  private INDArray saved;     // the target of addClippedSum while the generic pass runs
 
   private PerExampleClipper(MultiLayerNetwork net, ClippingMode mode, List<PerExampleLayer> layers,
       Optional<FusedDenseClipper> fused) {
@@ -176,24 +176,27 @@ public final class PerExampleClipper {
       if (fused.isPresent()) {
         return fused.get().clippedSum(x, y, clipNorm, mode, target, accumulate);
       }
-      backpropagate(x, y, n);
-      if (!accumulate) {
-        return clipAndSum(n, clipNorm, target);
+      if (accumulate) {
+        // DL4J's own backprop inside some layers writes into the network's gradient view, which target may be.
+        if (saved == null) {
+          saved = rowOutsideWorkspaces(dataType(), net.numParams());
+        }
+        saved.assign(target);
       }
-      ClippedGradientSum part = clipAndSum(n, clipNorm, scratch());
-      target.addi(part.sum());
-      return new ClippedGradientSum(target, part.perExampleNorms(), part.clippedCount(), clipNorm, mode);
+      backpropagate(x, y, n);
+      ClippedGradientSum result = clipAndSum(n, clipNorm, target);
+      if (accumulate) {
+        target.addi(saved);
+      }
+      return result;
     }
   }
 
-  /** The generic path's sum of one micro-batch before it is added (allocated once, outside workspaces). */
-  private INDArray scratch() {
-    if (scratch == null) {
-      try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
-        scratch = Nd4j.create(dataType(), 1, net.numParams());
-      }
+  /** A row vector [1, length] allocated outside any open workspace (kept across calls). */
+  static INDArray rowOutsideWorkspaces(DataType type, long length) {
+    try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
+      return Nd4j.create(type, 1, length);
     }
-    return scratch;
   }
 
   private ClippedGradientSum clipAndSum(int n, double clipNorm, INDArray target) {

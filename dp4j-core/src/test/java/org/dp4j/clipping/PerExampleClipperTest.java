@@ -272,4 +272,22 @@ class PerExampleClipperTest {
           .doubleValue()).isZero();
     }
   }
+
+  @Test
+  void addClippedSumAccumulatesIntoTheNetworksOwnGradientView() {
+    // DL4J's backprop of the second convolution writes into the network's gradient view during the pass; what
+    // was added there before must survive.
+    MultiLayerNetwork net = TinyNetworks.cnn(new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1},
+        ConvolutionMode.Truncate);
+    INDArray x = TinyNetworks.features(31, 8, 49);
+    INDArray y = TinyNetworks.labels(32, 8, 3, true);
+    PerExampleClipper clipper = PerExampleClipper.of(net);
+    INDArray whole = clipper.clippedSum(x, y, 0.1).sum().dup();
+    INDArray view = net.getFlattenedGradients();
+    view.assign(0.0);
+    clipper.addClippedSum(x.get(NDArrayIndex.interval(0, 3)), y.get(NDArrayIndex.interval(0, 3)), 0.1, view);
+    clipper.addClippedSum(x.get(NDArrayIndex.interval(3, 8)), y.get(NDArrayIndex.interval(3, 8)), 0.1, view);
+    assertThat(view.sub(whole).amaxNumber().doubleValue())
+        .isLessThanOrEqualTo(1e-12 * whole.amaxNumber().doubleValue());
+  }
 }
