@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import org.assertj.core.data.Offset;
+import org.deeplearning4j.nn.conf.graph.L2NormalizeVertex;
 import org.deeplearning4j.nn.conf.graph.L2Vertex;
 import org.deeplearning4j.nn.conf.graph.MergeVertex;
+import org.deeplearning4j.nn.conf.graph.ReshapeVertex;
 import org.deeplearning4j.nn.conf.graph.ScaleVertex;
 import org.deeplearning4j.nn.conf.graph.StackVertex;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
@@ -199,14 +201,20 @@ class GraphPerExampleClipperTest {
   @ParameterizedTest
   @EnumSource(ClippingMode.class)
   void graphFromAMultiLayerNetworkGivesTheMlnClippersNormsAndSums(ClippingMode mode) {
-    MultiLayerNetwork net = TinyNetworks.cnn(new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1},
+    MultiLayerNetwork cnn = TinyNetworks.cnn(new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1},
         org.deeplearning4j.nn.conf.ConvolutionMode.Truncate);
+    assertSameAsMln(cnn, TinyNetworks.features(13, N, 49), TinyNetworks.labels(14, N, 3, true), 0.05, mode);
+    // Dense layers, a dropout layer with a fixed mask, dropout on a dense layer's input and an activation layer.
+    MultiLayerNetwork mlp = TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, new org.nd4j.linalg.learning
+        .config.Sgd(0.1));
+    assertSameAsMln(mlp, TinyNetworks.features(15, N, 6), TinyNetworks.labels(16, N, 3, true), 0.5, mode);
+  }
+
+  private static void assertSameAsMln(MultiLayerNetwork net, INDArray x, INDArray y, double clip, ClippingMode mode) {
     ComputationGraph graph = net.toComputationGraph();
-    INDArray x = TinyNetworks.features(13, N, 49);
-    INDArray y = TinyNetworks.labels(14, N, 3, true);
-    ClippedGradientSum mln = PerExampleClipper.of(net, mode).clippedSum(x, y, 0.05);
+    ClippedGradientSum mln = PerExampleClipper.of(net, mode).clippedSum(x, y, clip);
     ClippedGradientSum fromGraph = GraphPerExampleClipper.of(graph, mode)
-        .clippedSum(new INDArray[] {x}, new INDArray[] {y}, 0.05, Nd4j.create(DataType.DOUBLE, 1, graph.numParams()));
+        .clippedSum(new INDArray[] {x}, new INDArray[] {y}, clip, Nd4j.create(DataType.DOUBLE, 1, graph.numParams()));
     assertClose(fromGraph, mln, TOLERANCE);
   }
 
@@ -302,6 +310,18 @@ class GraphPerExampleClipperTest {
         .setOutputs("out", "scaled").build()), ClippingMode.FLAT))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'scaled'")
         .hasMessageContaining("a network output must be an OutputLayer or a LossLayer");
+    assertThatThrownBy(() -> GraphPerExampleClipper.of(TinyGraphs.init(TinyGraphs.builder().addInputs("x")
+        .addVertex("fixedBatch", new ReshapeVertex(8, 4), "x")
+        .addLayer("out", new OutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2).build(), "fixedBatch")
+        .setOutputs("out").build()), ClippingMode.FLAT))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'fixedBatch'")
+        .hasMessageContaining("use -1 as its first dimension");
+    assertThatThrownBy(() -> GraphPerExampleClipper.of(TinyGraphs.init(TinyGraphs.builder().addInputs("x")
+        .addVertex("l2", new L2NormalizeVertex(new int[] {0, 1}, 1e-8), "x")
+        .addLayer("out", new OutputLayer.Builder(LossFunction.MSE).nIn(4).nOut(2).build(), "l2")
+        .setOutputs("out").build()), ClippingMode.FLAT))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'l2'")
+        .hasMessageContaining("mixes the examples");
   }
 
   @Test
