@@ -4,7 +4,6 @@ import java.util.Map;
 import org.deeplearning4j.nn.conf.dropout.IDropout;
 import org.deeplearning4j.nn.conf.layers.BaseOutputLayer;
 import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
-import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.params.DefaultParamInitializer;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.activations.IActivation;
@@ -19,7 +18,7 @@ import org.nd4j.linalg.lossfunctions.ILossFunction;
  * (Goodfellow 2015, "Efficient per-example gradient computations"; dl4j-notes §Per-example gradients).
  */
 final class DenseGradients implements PerExampleLayer {
-  private final MultiLayerNetwork net;
+  private final StepCounts counts;
   private final org.deeplearning4j.nn.api.Layer layer;
   private final IActivation activation;
   private final IDropout dropout;
@@ -29,8 +28,8 @@ final class DenseGradients implements PerExampleLayer {
   private INDArray preActivation;
   private INDArray delta;
 
-  DenseGradients(MultiLayerNetwork net, org.deeplearning4j.nn.api.Layer layer) {
-    this.net = net;
+  DenseGradients(org.deeplearning4j.nn.api.Layer layer, StepCounts counts) {
+    this.counts = counts;
     this.layer = layer;
     FeedForwardLayer conf = (FeedForwardLayer) layer.conf().getLayer();
     this.activation = conf.getActivationFn();
@@ -42,7 +41,7 @@ final class DenseGradients implements PerExampleLayer {
   @Override
   public INDArray forward(INDArray in) {
     input = dropout == null ? in
-        : dropout.applyDropout(in, in.ulike(), net.getIterationCount(), net.getEpochCount(),
+        : dropout.applyDropout(in, in.ulike(), counts.iteration(), counts.epoch(),
             LayerWorkspaceMgr.noWorkspaces());
     preActivation = input.mmul(layer.getParam(DefaultParamInitializer.WEIGHT_KEY));
     if (hasBias) {
@@ -59,9 +58,9 @@ final class DenseGradients implements PerExampleLayer {
   }
 
   @Override
-  public INDArray backwardFromLabels(INDArray labels, boolean needInputError) {
+  public INDArray backwardFromLabels(INDArray labels, INDArray labelMask, boolean needInputError) {
     // One row per example: the gradient of that example's loss, not the batch mean.
-    delta = loss.computeGradient(labels, preActivation, activation, null);
+    delta = loss.computeGradient(labels, preActivation, activation, labelMask);
     return inputError(needInputError);
   }
 
@@ -71,7 +70,7 @@ final class DenseGradients implements PerExampleLayer {
       return null;
     }
     INDArray error = delta.mmul(layer.getParam(DefaultParamInitializer.WEIGHT_KEY).transpose());
-    return dropout == null ? error : dropout.backprop(error, error, net.getIterationCount(), net.getEpochCount());
+    return dropout == null ? error : dropout.backprop(error, error, counts.iteration(), counts.epoch());
   }
 
   @Override

@@ -1,5 +1,7 @@
 package org.dp4j.clipping;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.layers.BaseOutputLayer;
@@ -15,7 +17,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.lossfunctions.ILossFunction;
-import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * The fast path of {@link PerExampleClipper} for a plain stack of {@code DenseLayer}s ending in an
@@ -95,9 +96,9 @@ final class FusedDenseClipper {
   }
 
   /**
-   * The fast path for {@code net} if every layer is a {@code DenseLayer} (the last an {@code OutputLayer})
-   * without dropout or input preprocessors; empty otherwise (the generic path then applies). The network has
-   * already passed {@link LayerRules}.
+   * The fast path for {@code net} if every layer is a trainable {@code DenseLayer} (the last an
+   * {@code OutputLayer}) without dropout or input preprocessors; empty otherwise (the generic path then applies).
+   * The network has already passed {@link LayerRules}.
    */
   static Optional<FusedDenseClipper> forNetwork(MultiLayerNetwork net) {
     int count = net.getnLayers();
@@ -107,7 +108,7 @@ final class FusedDenseClipper {
       Layer layer = net.getLayer(i);
       org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
       Class<?> expected = i == count - 1 ? OutputLayer.class : DenseLayer.class;
-      if (conf.getClass() != expected || conf.getIDropout() != null
+      if (conf.getClass() != expected || LayerRules.isFrozen(layer) || conf.getIDropout() != null
           || net.getLayerWiseConfigurations().getInputPreProcess(i) != null) {
         return Optional.empty();
       }
@@ -131,37 +132,15 @@ final class FusedDenseClipper {
     }
     forward(features, n);
     backward(labels, n);
-    INDArray[] squaredNorms = new INDArray[layers.length];
-    INDArray total = null;
+    List<INDArray> squaredNorms = new ArrayList<>(layers.length);
+    for (Dense d : layers) {
+      squaredNorms.add(rowSquaredNorms(d.delta).muli(d.inputSquaredNorms));
+    }
+    ClipFactors factors = ClipFactors.compute(squaredNorms, n, type, mode, clipNorm);
     for (int l = 0; l < layers.length; l++) {
-      Dense d = layers[l];
-      squaredNorms[l] = rowSquaredNorms(d.delta).muli(d.inputSquaredNorms);
-      total = l == 0 ? squaredNorms[l].dup() : total.addi(squaredNorms[l]);
+      writeScaledSum(layers[l], factors.scale(l), accumulate);
     }
-    INDArray norms = Transforms.sqrt(total, false);
-    double normSum = norms.sumNumber().doubleValue();
-    if (!Double.isFinite(normSum)) {
-      throw new IllegalStateException("a per-example gradient norm is NaN or infinite (sum of norms " + normSum
-          + "): the training diverged; lower the learning rate or check the inputs");
-    }
-    int clipped;
-    if (mode == ClippingMode.FLAT) {
-      INDArray scale = clipFactors(norms, clipNorm);
-      clipped = scale.lt(1.0).castTo(DataType.INT32).sumNumber().intValue();
-      for (Dense d : layers) {
-        writeScaledSum(d, scale, accumulate);
-      }
-    } else {
-      double layerClipNorm = clipNorm / Math.sqrt(layers.length);
-      INDArray anyClipped = Nd4j.zeros(type, n, 1);
-      for (int l = 0; l < layers.length; l++) {
-        INDArray scale = clipFactors(Transforms.sqrt(squaredNorms[l], false), layerClipNorm);
-        anyClipped.addi(scale.lt(1.0).castTo(type));
-        writeScaledSum(layers[l], scale, accumulate);
-      }
-      clipped = anyClipped.gt(0).castTo(DataType.INT32).sumNumber().intValue();
-    }
-    return new ClippedGradientSum(target, norms.toDoubleVector(), clipped, clipNorm, mode);
+    return factors.result(target, clipNorm, mode);
   }
 
   private void forward(INDArray features, int n) {
@@ -200,10 +179,6 @@ final class FusedDenseClipper {
   private static INDArray rowSquaredNorms(INDArray m) {
     INDArray norms = m.norm2(1);
     return norms.muli(norms).reshape(m.size(0), 1);
-  }
-
-  private static INDArray clipFactors(INDArray norms, double clipNorm) {
-    return Transforms.max(norms, clipNorm, true).rdivi(clipNorm);
   }
 
   /** Σ_i c_i a_i δ_iᵀ = aᵀ(c ⊙ δ) into the weight view, Σ_i c_i δ_i into the bias view. */

@@ -15,9 +15,12 @@ import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.DropoutLayer;
 import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
+import org.deeplearning4j.nn.conf.layers.LocalResponseNormalization;
 import org.deeplearning4j.nn.conf.layers.LossLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
+import org.deeplearning4j.nn.conf.layers.misc.FrozenLayer;
+import org.deeplearning4j.nn.conf.layers.misc.FrozenLayerWithBackprop;
 import org.deeplearning4j.nn.conf.preprocessor.CnnToFeedForwardPreProcessor;
 import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -29,7 +32,8 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
  */
 final class LayerRules {
   private static final String SUPPORTED = "DenseLayer, OutputLayer, LossLayer, ConvolutionLayer (2D, NCHW), "
-      + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer";
+      + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer, LocalResponseNormalization, "
+      + "FrozenLayer, FrozenLayerWithBackprop";
 
   private LayerRules() {
   }
@@ -39,33 +43,49 @@ final class LayerRules {
       ConvolutionNorms norms) {
     int count = net.getnLayers();
     checkArgument(count > 0, "network has no layers");
+    StepCounts counts = StepCounts.of(net::getIterationCount, net::getEpochCount);
     List<PerExampleLayer> rules = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      checkPreprocessor(net.getLayerWiseConfigurations().getInputPreProcess(i), i);
-      rules.add(ruleFor(net, net.getLayer(i), i, i == count - 1, convolutionChunkElements, norms));
+      checkPreprocessor(net.getLayerWiseConfigurations().getInputPreProcess(i), "input preprocessor of layer " + i);
+      Layer layer = net.getLayer(i);
+      rules.add(ruleFor(layer, describe(layer.conf().getLayer(), i), i == count - 1, counts,
+          convolutionChunkElements, norms));
     }
     checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
     return List.copyOf(rules);
   }
 
-  private static PerExampleLayer ruleFor(MultiLayerNetwork net, Layer layer, int index, boolean last,
+  /**
+   * The rule for one layer of a {@code MultiLayerNetwork} or a {@code ComputationGraph}.
+   *
+   * @param where how refusals name the layer, e.g. "layer 2 (DenseLayer)"
+   * @param output whether the layer is an output of the network (its loss starts the backward pass)
+   * @throws IllegalArgumentException naming the layer when it has no per-example rule
+   */
+  static PerExampleLayer ruleFor(Layer layer, String where, boolean output, StepCounts counts,
       long convolutionChunkElements, ConvolutionNorms norms) {
     org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
     Class<?> type = conf.getClass();
+    if (isFrozen(layer)) {
+      // Frozen parameters take no part in clipping: no norm, a zero sum; errors pass as DL4J's wrapper passes them.
+      checkArgument(!output, "%s: a frozen output layer is not supported; freeze only the layers below the output",
+          where);
+      return new NoParameterLayer(layer);
+    }
     if (conf instanceof BaseLayer) {
-      checkBaseLayer((BaseLayer) conf, index);
+      checkBaseLayer((BaseLayer) conf, where);
     }
     if (conf instanceof BatchNormalization) {
-      throw refused(conf, index, "BatchNormalization mixes the examples of a batch through its batch statistics, "
+      throw refused(where, "BatchNormalization mixes the examples of a batch through its batch statistics, "
           + "so per-example gradients (and the sensitivity bound of DP-SGD) do not exist; remove it and normalise "
           + "the inputs instead, or use a network without batch statistics");
     }
-    if (last != (type == OutputLayer.class || type == LossLayer.class)) {
-      throw refused(conf, index, last ? "the last layer must be an OutputLayer or a LossLayer"
-          : "an output layer is only supported as the last layer");
+    if (output != (type == OutputLayer.class || type == LossLayer.class)) {
+      throw refused(where, output ? "an output of the network must be an OutputLayer or a LossLayer"
+          : "an OutputLayer or LossLayer is only supported as an output of the network");
     }
     if (type == DenseLayer.class || type == OutputLayer.class) {
-      return new DenseGradients(net, layer);
+      return new DenseGradients(layer, counts);
     }
     if (type == LossLayer.class) {
       return new LossLayerGradients((LossLayer) conf);
@@ -73,46 +93,61 @@ final class LayerRules {
     if (type == ConvolutionLayer.class) {
       ConvolutionLayer conv = (ConvolutionLayer) conf;
       checkArgument(conv.getCnn2dDataFormat() == CNN2DFormat.NCHW,
-          "%s: only the NCHW data format is supported, was %s", describe(conf, index), conv.getCnn2dDataFormat());
+          "%s: only the NCHW data format is supported, was %s", where, conv.getCnn2dDataFormat());
       checkArgument(conf.getIDropout() == null, "%s: dropout on a ConvolutionLayer's input is not supported; "
-          + "put a DropoutLayer before it instead", describe(conf, index));
+          + "put a DropoutLayer before it instead", where);
       return new ConvolutionGradients(layer, convolutionChunkElements, norms);
     }
     if (type == SubsamplingLayer.class || type == GlobalPoolingLayer.class || type == ActivationLayer.class
-        || type == DropoutLayer.class) {
+        || type == DropoutLayer.class || type == LocalResponseNormalization.class) {
       return new NoParameterLayer(layer);
     }
-    throw refused(conf, index, "per-example gradients are not implemented for this layer type; supported: "
+    throw refused(where, "per-example gradients are not implemented for this layer type; supported: "
         + SUPPORTED);
   }
 
-  private static void checkBaseLayer(BaseLayer conf, int index) {
+  /**
+   * Whether DL4J trains none of the layer's parameters ({@code FrozenLayer}, {@code FrozenLayerWithBackprop},
+   * {@code setFeatureExtractor}). The wrappers report the wrapped layer's configuration, so the implementation
+   * class is what tells.
+   */
+  static boolean isFrozen(Layer layer) {
+    org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
+    return layer instanceof org.deeplearning4j.nn.layers.FrozenLayer
+        || layer instanceof org.deeplearning4j.nn.layers.FrozenLayerWithBackprop
+        || conf instanceof FrozenLayer || conf instanceof FrozenLayerWithBackprop;
+  }
+
+  private static void checkBaseLayer(BaseLayer conf, String where) {
     GradientNormalization normalization = conf.getGradientNormalization();
     checkArgument(normalization == null || normalization == GradientNormalization.None,
         "%s: gradientNormalization %s acts on the batch gradient, not per example, and is not part of the "
             + "DP-SGD mechanism; remove it (per-example clipping already bounds every gradient)",
-        describe(conf, index), normalization);
+        where, normalization);
     checkArgument(conf.getWeightNoise() == null, "%s: weight noise (DropConnect) is not supported by "
-        + "per-example clipping; use a DropoutLayer instead", describe(conf, index));
+        + "per-example clipping; use a DropoutLayer instead", where);
     checkArgument(!(conf instanceof DenseLayer && ((DenseLayer) conf).hasLayerNorm()),
-        "%s: layer normalisation (hasLayerNorm) is not supported by per-example clipping", describe(conf, index));
+        "%s: layer normalisation (hasLayerNorm) is not supported by per-example clipping", where);
   }
 
-  private static IllegalArgumentException refused(org.deeplearning4j.nn.conf.layers.Layer conf, int index,
-      String why) {
-    return new IllegalArgumentException(describe(conf, index) + ": " + why);
+  private static IllegalArgumentException refused(String where, String why) {
+    return new IllegalArgumentException(where + ": " + why);
   }
 
-  private static String describe(org.deeplearning4j.nn.conf.layers.Layer conf, int index) {
+  static String describe(org.deeplearning4j.nn.conf.layers.Layer conf, int index) {
     String name = conf.getLayerName() == null ? "" : " '" + conf.getLayerName() + "'";
     return "layer " + index + name + " (" + conf.getClass().getSimpleName() + ")";
   }
 
-  private static void checkPreprocessor(InputPreProcessor pre, int index) {
+  /**
+   * Input preprocessors that keep one example per row: CNN ↔ dense reshapes. Time-series preprocessors turn
+   * time steps into rows, which the per-example rules would take for examples, and are refused.
+   */
+  static void checkPreprocessor(InputPreProcessor pre, String where) {
     checkArgument(pre == null || pre instanceof CnnToFeedForwardPreProcessor
             || pre instanceof FeedForwardToCnnPreProcessor,
-        "input preprocessor of layer %s (%s) is not supported by per-example clipping; supported: "
+        "%s (%s) is not supported by per-example clipping; supported: "
             + "CnnToFeedForwardPreProcessor, FeedForwardToCnnPreProcessor",
-        index, pre == null ? "" : pre.getClass().getSimpleName());
+        where, pre == null ? "" : pre.getClass().getSimpleName());
   }
 }

@@ -25,9 +25,10 @@ final class LossLayerGradients implements PerExampleLayer {
   }
 
   @Override
-  public INDArray backwardFromLabels(INDArray labels, boolean needInputError) {
+  public INDArray backwardFromLabels(INDArray labels, INDArray labelMask, boolean needInputError) {
     // computeGradient returns one row per example, not averaged over the batch.
-    return needInputError ? conf.getLossFn().computeGradient(labels, input.dup(), conf.getActivationFn(), null) : null;
+    return needInputError ? conf.getLossFn().computeGradient(labels, input.dup(), conf.getActivationFn(),
+        labelMask) : null;
   }
 
   @Override

@@ -21,7 +21,6 @@ import org.nd4j.linalg.api.memory.enums.SpillPolicy;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
-import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * Vectorised per-example clipping for a DL4J {@link MultiLayerNetwork}: one forward pass, one backward pass of
@@ -31,10 +30,12 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  *
  * <p>Supported layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),
  * {@code ConvolutionLayer} (2D, NCHW), {@code SubsamplingLayer}, {@code GlobalPoolingLayer},
- * {@code ActivationLayer}, {@code DropoutLayer}, and the CNN↔dense input preprocessors. Anything else
- * (notably {@code BatchNormalization}, which mixes examples) is refused when the clipper is built, with a message
- * naming the layer. The clipped sum does not include L1/L2 regularisation (DL4J adds it in the updater; it does
- * not depend on the data).
+ * {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization}, frozen layers
+ * ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}: no norm contribution, zeros in the sum), and the CNN↔dense
+ * input preprocessors. {@link GraphPerExampleClipper} applies the same layer rules to a {@code ComputationGraph}.
+ * Anything else (notably {@code BatchNormalization}, which mixes examples) is refused when the clipper is built,
+ * with a message naming the layer. The clipped sum does not include L1/L2 regularisation (DL4J adds it in the
+ * updater; it does not depend on the data).
  *
  * <pre>{@code
  * PerExampleClipper clipper = PerExampleClipper.of(net);              // flat clipping
@@ -58,7 +59,7 @@ public final class PerExampleClipper {
   private final List<PerExampleLayer> layers;
   private final int parameterisedLayers;
   private final Optional<FusedDenseClipper> fused;
-  private INDArray scratch;
+  private INDArray saved;     // the target of addClippedSum while the generic pass runs
 
   private PerExampleClipper(MultiLayerNetwork net, ClippingMode mode, List<PerExampleLayer> layers,
       Optional<FusedDenseClipper> fused) {
@@ -175,60 +176,39 @@ public final class PerExampleClipper {
       if (fused.isPresent()) {
         return fused.get().clippedSum(x, y, clipNorm, mode, target, accumulate);
       }
-      backpropagate(x, y, n);
-      if (!accumulate) {
-        return clipAndSum(n, clipNorm, target);
+      if (accumulate) {
+        // DL4J's own backprop inside some layers writes into the network's gradient view, which target may be.
+        if (saved == null) {
+          saved = rowOutsideWorkspaces(dataType(), net.numParams());
+        }
+        saved.assign(target);
       }
-      ClippedGradientSum part = clipAndSum(n, clipNorm, scratch());
-      target.addi(part.sum());
-      return new ClippedGradientSum(target, part.perExampleNorms(), part.clippedCount(), clipNorm, mode);
+      backpropagate(x, y, n);
+      ClippedGradientSum result = clipAndSum(n, clipNorm, target);
+      if (accumulate) {
+        target.addi(saved);
+      }
+      return result;
     }
   }
 
-  /** The generic path's sum of one micro-batch before it is added (allocated once, outside workspaces). */
-  private INDArray scratch() {
-    if (scratch == null) {
-      try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
-        scratch = Nd4j.create(dataType(), 1, net.numParams());
-      }
+  /** A row vector [1, length] allocated outside any open workspace (kept across calls). */
+  static INDArray rowOutsideWorkspaces(DataType type, long length) {
+    try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().scopeOutOfWorkspaces()) {
+      return Nd4j.create(type, 1, length);
     }
-    return scratch;
   }
 
   private ClippedGradientSum clipAndSum(int n, double clipNorm, INDArray target) {
     List<INDArray> layerSq = new ArrayList<>(parameterisedLayers);
-    INDArray totalSq = Nd4j.zeros(dataType(), n, 1);
     for (PerExampleLayer layer : layers) {
       if (layer.hasParams()) {
-        INDArray sq = layer.squaredNorms();
-        layerSq.add(sq);
-        totalSq.addi(sq);
+        layerSq.add(layer.squaredNorms());
       }
     }
-    INDArray norms = Transforms.sqrt(totalSq, false);
-    double normSum = norms.sumNumber().doubleValue();
-    if (!Double.isFinite(normSum)) {
-      throw new IllegalStateException("a per-example gradient norm is NaN or infinite (sum of norms " + normSum
-          + "): the training diverged; lower the learning rate or check the inputs");
-    }
-    int clipped;
-    List<INDArray> scales = new ArrayList<>(parameterisedLayers);
-    if (mode == ClippingMode.FLAT) {
-      INDArray scale = clipFactors(norms, clipNorm);
-      clipped = countBelowOne(scale);
-      layerSq.forEach(sq -> scales.add(scale));
-    } else {
-      double layerClipNorm = clipNorm / Math.sqrt(parameterisedLayers);
-      INDArray anyClipped = Nd4j.zeros(dataType(), n, 1);
-      for (INDArray sq : layerSq) {
-        INDArray scale = clipFactors(Transforms.sqrt(sq, true), layerClipNorm);
-        anyClipped.addi(scale.lt(1.0).castTo(dataType()));
-        scales.add(scale);
-      }
-      clipped = anyClipped.gt(0).castTo(DataType.INT32).sumNumber().intValue();
-    }
-    writeSums(scales, target);
-    return new ClippedGradientSum(target, norms.toDoubleVector(), clipped, clipNorm, mode);
+    ClipFactors factors = ClipFactors.compute(layerSq, n, dataType(), mode, clipNorm);
+    writeSums(factors, target);
+    return factors.result(target, clipNorm, mode);
   }
 
   private void backpropagate(INDArray features, INDArray labels, int n) {
@@ -242,7 +222,7 @@ public final class PerExampleClipper {
       activation = layers.get(i).forward(activation);
     }
     int last = layers.size() - 1;
-    INDArray error = layers.get(last).backwardFromLabels(labels, last > 0);
+    INDArray error = layers.get(last).backwardFromLabels(labels, null, last > 0);
     for (int i = last; i >= 0; i--) {
       if (i < last) {
         error = layers.get(i).backward(error, i > 0);
@@ -254,26 +234,19 @@ public final class PerExampleClipper {
     }
   }
 
-  /** c_i = min(1, C/‖g_i‖), and 1 for a zero gradient. */
-  private static INDArray clipFactors(INDArray norms, double clipNorm) {
-    return Transforms.max(norms, clipNorm, true).rdivi(clipNorm);
-  }
-
-  private static int countBelowOne(INDArray scale) {
-    return scale.lt(1.0).castTo(DataType.INT32).sumNumber().intValue();
-  }
-
-  private void writeSums(List<INDArray> scales, INDArray target) {
+  private void writeSums(ClipFactors factors, INDArray target) {
     long offset = 0;
     int p = 0;
     for (int i = 0; i < layers.size(); i++) {
       Layer layer = net.getLayer(i);
       long size = layer.numParams();
+      INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(offset, offset + size));
       if (layers.get(i).hasParams()) {
-        INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(offset, offset + size));
         Map<String, INDArray> views = layer.conf().getLayer().initializer()
             .getGradientsFromFlattened(layer.conf(), slice);
-        layers.get(i).writeScaledSum(scales.get(p++), views);
+        layers.get(i).writeScaledSum(factors.scale(p++), views);
+      } else if (size > 0) {
+        slice.assign(0.0);    // frozen parameters: no gradient
       }
       offset += size;
     }

@@ -20,8 +20,12 @@ interface PerExampleLayer {
    */
   INDArray backward(INDArray outputError, boolean needInputError);
 
-  /** For output layers: the per-example error starts from the loss of each example (not averaged). */
-  default INDArray backwardFromLabels(INDArray labels, boolean needInputError) {
+  /**
+   * For output layers: the per-example error starts from the loss of each example (not averaged).
+   *
+   * @param labelMask DL4J's label mask for this output (null: none); masked entries contribute nothing
+   */
+  default INDArray backwardFromLabels(INDArray labels, INDArray labelMask, boolean needInputError) {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " is not an output layer");
   }
 

@@ -14,7 +14,9 @@ import org.deeplearning4j.nn.conf.layers.LSTM;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.PoolingType;
 import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
+import org.deeplearning4j.nn.conf.layers.misc.FrozenLayerWithBackprop;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.nn.transferlearning.TransferLearning;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -240,5 +242,52 @@ class PerExampleClipperTest {
     PerExampleClipper clipper = PerExampleClipper.of(net);
     assertThatThrownBy(() -> clipper.clippedSum(Nd4j.zeros(2, 6), Nd4j.zeros(2, 3), 0.0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clipNorm must be finite and > 0, was 0.0");
+  }
+
+  @ParameterizedTest
+  @EnumSource(ClippingMode.class)
+  void frozenLayersGetZerosAndNoNormInAMultiLayerNetwork(ClippingMode mode) {
+    // A frozen layer between trainable ones (errors pass through it), and a feature extractor frozen by
+    // TransferLearning (no errors pass): both match DL4J's own gradients, whose frozen entries are zero.
+    MultiLayerNetwork middle = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
+        .layer(new DenseLayer.Builder().nIn(6).nOut(5).activation(Activation.TANH).build())
+        .layer(new FrozenLayerWithBackprop(new DenseLayer.Builder().nIn(5).nOut(4).activation(Activation.SIGMOID)
+            .build()))
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(4).nOut(3).activation(Activation.SOFTMAX).build())
+        .build());
+    MultiLayerNetwork extractor = new TransferLearning.Builder(
+        TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, new Sgd(0.1))).setFeatureExtractor(1).build();
+    assertThat(extractor.getLayer(0)).isInstanceOf(org.deeplearning4j.nn.layers.FrozenLayer.class);
+    for (MultiLayerNetwork net : new MultiLayerNetwork[] {middle, extractor}) {
+      INDArray x = TinyNetworks.features(21, 9, 6);
+      INDArray y = TinyNetworks.labels(22, 9, 3, true);
+      PerExampleClipper clipper = PerExampleClipper.of(net, mode);
+      assertThat(clipper.isFused()).isFalse();
+      assertMatchesReference(clipper, net, x, y, mode);
+      INDArray target = Nd4j.ones(DataType.DOUBLE, 1, net.numParams());
+      clipper.clippedSum(x, y, 0.1, target);
+      long frozenParams = net == middle ? 24 : 35;
+      long start = net == middle ? 35 : 0;
+      assertThat(target.get(NDArrayIndex.all(), NDArrayIndex.interval(start, start + frozenParams)).amaxNumber()
+          .doubleValue()).isZero();
+    }
+  }
+
+  @Test
+  void addClippedSumAccumulatesIntoTheNetworksOwnGradientView() {
+    // DL4J's backprop of the second convolution writes into the network's gradient view during the pass; what
+    // was added there before must survive.
+    MultiLayerNetwork net = TinyNetworks.cnn(new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1},
+        ConvolutionMode.Truncate);
+    INDArray x = TinyNetworks.features(31, 8, 49);
+    INDArray y = TinyNetworks.labels(32, 8, 3, true);
+    PerExampleClipper clipper = PerExampleClipper.of(net);
+    INDArray whole = clipper.clippedSum(x, y, 0.1).sum().dup();
+    INDArray view = net.getFlattenedGradients();
+    view.assign(0.0);
+    clipper.addClippedSum(x.get(NDArrayIndex.interval(0, 3)), y.get(NDArrayIndex.interval(0, 3)), 0.1, view);
+    clipper.addClippedSum(x.get(NDArrayIndex.interval(3, 8)), y.get(NDArrayIndex.interval(3, 8)), 0.1, view);
+    assertThat(view.sub(whole).amaxNumber().doubleValue())
+        .isLessThanOrEqualTo(1e-12 * whole.amaxNumber().doubleValue());
   }
 }

@@ -1,8 +1,8 @@
 package org.dp4j.updater;
 
-import org.dp4j.noise.GaussianNoise;
+import static org.dp4j.bench.StepTimings.print;
+import static org.dp4j.bench.StepTimings.time;
 
-import java.util.Arrays;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
@@ -12,7 +12,9 @@ import org.deeplearning4j.nn.conf.layers.PoolingType;
 import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.weights.WeightInit;
+import org.dp4j.bench.StepTimings;
 import org.dp4j.clipping.PerExampleClipper;
+import org.dp4j.noise.GaussianNoise;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -33,8 +35,6 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  * low quantiles are the most reproducible).
  */
 public final class DpSgdStepBenchmark {
-  private static final int BLOCK = 10;
-
   private DpSgdStepBenchmark() {
   }
 
@@ -72,39 +72,8 @@ public final class DpSgdStepBenchmark {
         .build();
   }
 
-  /** Times {@code BLOCK} single steps into {@code out} starting at {@code from}. */
-  private static void timeSteps(Runnable step, double[] out, int from) {
-    for (int i = 0; i < BLOCK; i++) {
-      long start = System.nanoTime();
-      step.run();
-      out[from + i] = (System.nanoTime() - start) / 1e6;
-    }
-  }
-
-  private static double quantile(double[] xs, double q) {
-    double[] s = xs.clone();
-    Arrays.sort(s);
-    return s[(int) Math.floor(q * (s.length - 1))];
-  }
-
-  /** Interleaves blocks of every step so that load from other processes falls on all of them alike. */
-  private static double[][] time(int rounds, Runnable... steps) {
-    double[][] ms = new double[steps.length][rounds * BLOCK];
-    for (int round = -3; round < rounds; round++) {      // three warm-up rounds, overwritten
-      for (int s = 0; s < steps.length; s++) {
-        timeSteps(steps[s], ms[s], Math.max(round, 0) * BLOCK);
-      }
-    }
-    return ms;
-  }
-
-  private static void print(String label, double[] ms) {
-    System.out.printf("  %-26s %7.2f %7.2f %7.2f%n", label, quantile(ms, 0), quantile(ms, 0.1), quantile(ms, 0.5));
-  }
-
   private static void printRatio(double[] dp, double[] fit) {
-    System.out.printf("  %-26s %7.3f %7.3f %7.3f%n", "ratio DP step / fit", quantile(dp, 0) / quantile(fit, 0),
-        quantile(dp, 0.1) / quantile(fit, 0.1), quantile(dp, 0.5) / quantile(fit, 0.5));
+    StepTimings.printRatio("ratio DP step / fit", dp, fit);
   }
 
   private static INDArray oneHot(int batch) {
@@ -118,7 +87,7 @@ public final class DpSgdStepBenchmark {
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
     System.out.printf("float32, OMP_NUM_THREADS=%s, %d steps each; ms/step as min / p10 / median%n",
-        System.getenv("OMP_NUM_THREADS"), rounds * BLOCK);
+        System.getenv("OMP_NUM_THREADS"), StepTimings.stepsPer(rounds));
     Nd4j.getRandom().setSeed(3);
 
     int batch = 256;
