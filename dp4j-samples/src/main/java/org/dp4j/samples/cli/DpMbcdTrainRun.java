@@ -190,18 +190,15 @@ final class DpMbcdTrainRun {
     out.println(LedgerReport.summary(result.ledger()));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         name(result.stopReason()), result.steps(), accuracy);
+    RunOutputs outputs = new RunOutputs(cmd.getErr());
     if (c.report != null) {
-      LedgerReport.writeJson(c.report, report(dataset, mode, m, result, accuracy, perEpoch,
-          trainer.auxiliaryBytes()));
+      Map<String, Object> r = report(dataset, mode, m, result, accuracy, perEpoch, trainer.auxiliaryBytes());
+      outputs.write(c.report, () -> LedgerReport.writeJson(c.report, r));
     }
-    if (c.csv != null) {
-      LedgerReport.writeCsv(c.csv, result.ledger());
-    }
-    if (c.chart != null) {
-      LedgerChart.writePng(c.chart, result.ledger(), "DP-MBCD " + c.model.toLowerCase(Locale.ROOT) + " on "
-          + dataset);
-    }
-    return 0;
+    outputs.write(c.csv, () -> LedgerReport.writeCsv(c.csv, result.ledger()));
+    outputs.write(c.chart, () -> LedgerChart.writePng(c.chart, result.ledger(), "DP-MBCD "
+        + c.model.toLowerCase(Locale.ROOT) + " on " + dataset));
+    return outputs.exitCode();
   }
 
   /** The JSON report: the DP-SGD report's fields plus both modes' ε and the DP-MBCD hyperparameters. */
