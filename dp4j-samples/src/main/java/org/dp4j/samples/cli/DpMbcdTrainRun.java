@@ -95,6 +95,8 @@ final class DpMbcdTrainRun {
     for (int w : hidden) {
       Checks.positive(cmd, "--hidden", w);
     }
+    // The auxiliary store holds 2 x (sum of widths + 10) floats per training example (60,000 at most).
+    Checks.mlpFits(cmd, 784, hidden, 10, 60_000, 2.0 * (java.util.Arrays.stream(hidden).asLongStream().sum() + 10));
     NoiseScheduleSpec schedule = schedule(cmd, k);
     MnistVariant variant = c.parseDataset(cmd);
     String dataset = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');

@@ -177,6 +177,9 @@ final class TrainCommand implements Callable<Integer> {
     double lr = learningRate != null ? learningRate : defaults.learningRate();
     double m = momentum != null ? momentum : defaults.momentum();
     validate(cmd, k, b, c, lr, m);
+    if (parseModel(cmd) == MnistModels.Kind.MLP) {
+      Checks.mlpFits(cmd, 784, hidden != null ? hidden : defaults.hidden(), 10, 0, 0); // before loading the data
+    }
     MnistVariant variant = parseDataset(cmd);
     Path dir = dataDir != null ? dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
     if (!Files.isDirectory(dir)) {
