@@ -91,12 +91,13 @@ public final class AtomicFiles {
   }
 
   /**
-   * A new empty temporary file beside {@code target}, named after it and this process, for callers that must hand
-   * a path to a library writing the file itself; rename it with {@link #moveAtomically} or delete it.
+   * A new empty temporary file beside {@code target} (its folder is created if missing), named after it and this
+   * process, for callers that must hand a path to a library writing the file itself; rename it with
+   * {@link #moveAtomically} or delete it.
    */
   public static Path newTempFile(Path target) throws IOException {
     Path file = target.toAbsolutePath().normalize();
-    Path dir = file.getParent();
+    Path dir = Files.createDirectories(file.getParent());
     String name = "." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
         + UUID.randomUUID().toString().substring(0, 8) + SUFFIX;
     return Files.createFile(dir.resolve(name));

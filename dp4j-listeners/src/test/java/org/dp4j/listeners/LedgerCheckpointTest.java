@@ -81,6 +81,24 @@ class LedgerCheckpointTest {
   }
 
   @Test
+  void savesIntoAMissingFolderAndReadsTheBinding(@TempDir File dir) {
+    PrivacyLedger l = ledger(1.2);
+    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    net.setListeners(new PrivacyLedgerListener(l));
+    epochs(net, 2);
+    File file = new File(dir, "new/sub/ckpt.zip");
+    LedgerCheckpoint.save(net, l, file, true, java.util.Map.of("--model", "mlp"));
+    LedgerCheckpoint.Contents c = LedgerCheckpoint.read(file);
+    assertThat(c.iterationCount()).isEqualTo(6);
+    assertThat(c.ledger().steps()).isEqualTo(6);
+    assertThat(c.ledger().epochs()).containsExactly(1, 2);
+    assertThat(c.settings()).containsExactly(java.util.Map.entry("--model", "mlp"));
+    assertThat(c.sha256()).containsKeys("configuration.json", "coefficients.bin")
+        .allSatisfy((entry, hex) -> assertThat(hex).matches("[0-9a-f]{64}"));
+    assertThat(file.getParentFile().list()).containsExactly("ckpt.zip");
+  }
+
+  @Test
   void aPlainModelFileHasNoLedger(@TempDir File dir) throws Exception {
     File file = new File(dir, "plain.zip");
     org.deeplearning4j.util.ModelSerializer.writeModel(PrivacyLedgerListenerTest.smallNet(), file, false);
