@@ -40,6 +40,11 @@ public final class Dp4jCommand implements Runnable {
         c.getErr().println("dp4j: " + ex.getMessage());
         return EXIT_BAD_INPUT;
       }
+      if (ex instanceof java.io.UncheckedIOException) {
+        // A file that could not be written or read (disk full, permissions): the message names it and the reason.
+        c.getErr().println("dp4j: error: " + ex.getMessage());
+        return 1;
+      }
       c.getErr().println("dp4j: internal error: " + ex);
       return 1;
     });
