@@ -20,6 +20,7 @@ import java.util.Enumeration;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
@@ -47,7 +48,9 @@ import org.dp4j.io.AtomicFiles;
  *       run, e.g. an older epoch's, or a ledger with fewer steps than the model took);
  *   <li>a ledger saved with other parameters (another run, or another save of this run);
  *   <li>a ledger of another mechanism, δ or budget ({@link PrivacyLedger#restore});
- *   <li>a checkpoint of an earlier dp4j that stored the ledger with Java serialization (it is never deserialized).
+ *   <li>a checkpoint of an earlier dp4j that stored the ledger with Java serialization (it is never deserialized);
+ *   <li>a zip with any other entry (DL4J's loader would read a {@code preprocessor.bin} with unfiltered Java
+ *       deserialization): nothing reaches DL4J's loader before every check has passed.
  * </ul>
  * The binding catches stale files and mix-ups, not a user who edits both the model and the ledger on purpose.
  *
@@ -64,6 +67,10 @@ public final class LedgerCheckpoint {
   /** Where dp4j before checkpoint format 1 kept a Java-serialized ledger; refused, never read. */
   static final String LEGACY_ENTRY = "objects/dp4j-privacy-ledger";
   private static final long MAX_ENTRY_BYTES = 64L << 20;
+  private static final String CONFIGURATION = "configuration.json";
+  /** The entries DL4J writes for a MultiLayerNetwork with its updater (noParams.marker: one without parameters). */
+  private static final Set<String> MODEL_ENTRIES = Set.of(CONFIGURATION, "coefficients.bin",
+      "updaterState.bin", "noParams.marker");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private LedgerCheckpoint() {}
@@ -180,23 +187,57 @@ public final class LedgerCheckpoint {
   public static MultiLayerNetwork restore(File file, PrivacyLedger freshLedger) {
     try (ZipFile zip = open(file)) {
       Contents c = contents(file, zip);
-      MultiLayerNetwork net = ModelSerializer.restoreMultiLayerNetwork(file, true);
+      // Everything is checked before DL4J's loader sees the file: it deserializes a "preprocessor.bin" entry with
+      // unfiltered Java serialization, so only the entries a dp4j checkpoint holds, with their digests, get there.
+      requireOnlyModelEntries(file, zip);
+      long iterations = iterationCount(file, zip);
       long steps = c.ledger().steps();
-      if (steps != net.getIterationCount() || c.iterationCount() != net.getIterationCount()) {
+      if (steps != iterations || c.iterationCount() != iterations) {
         throw new InvalidCheckpointException(String.format("cannot resume from %s: its ledger accounts %d private "
             + "updates (saved at iteration %d) but the model in it took %d; the ledger belongs to another point "
             + "of the run (e.g. an older checkpoint's) and would understate the privacy spent", file, steps,
-            c.iterationCount(), net.getIterationCount()));
+            c.iterationCount(), iterations));
       }
       verifyDigests(file, zip, c);
+      MultiLayerNetwork net = ModelSerializer.restoreMultiLayerNetwork(file, true);
+      checkState(net.getIterationCount() == iterations, "DL4J restored iteration %s, the file says %s",
+          net.getIterationCount(), iterations);
       try {
-        freshLedger.restore(c.ledger());
+        freshLedger.restore(c.ledger()); // checks the fingerprint first: refused, the ledger is unchanged
       } catch (IllegalArgumentException e) {
         throw new InvalidCheckpointException(e.getMessage(), e);
       }
       return net;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read checkpoint " + file + ": " + AtomicFiles.reason(e), e);
+    }
+  }
+
+  /** Refuses entries other than DL4J's configuration, parameters and updater state, and the ledger. */
+  private static void requireOnlyModelEntries(File file, ZipFile zip) {
+    for (Enumeration<? extends ZipEntry> e = zip.entries(); e.hasMoreElements(); ) {
+      String name = e.nextElement().getName();
+      if (!MODEL_ENTRIES.contains(name) && !name.equals(ENTRY)) {
+        throw new InvalidCheckpointException("cannot resume from " + file + ": it holds an entry '" + name + "' that "
+            + "no dp4j checkpoint has (a DL4J preprocessor or normalizer would be read with Java deserialization)");
+      }
+    }
+  }
+
+  /** The model's iteration count from DL4J's configuration entry, read as plain JSON. */
+  private static long iterationCount(File file, ZipFile zip) throws IOException {
+    ZipEntry config = zip.getEntry(CONFIGURATION);
+    if (config == null) {
+      throw new InvalidCheckpointException("cannot resume from " + file + ": it holds no " + CONFIGURATION);
+    }
+    try (InputStream in = zip.getInputStream(config)) {
+      JsonNode count = JSON.readTree(in).path("iterationCount");
+      require(count.isIntegralNumber(), "cannot resume from " + file + ": its " + CONFIGURATION
+          + " has no iteration count");
+      return count.asLong();
+    } catch (com.fasterxml.jackson.core.JacksonException e) {
+      throw new InvalidCheckpointException("cannot resume from " + file + ": its " + CONFIGURATION
+          + " is not valid JSON", e);
     }
   }
 

@@ -210,6 +210,37 @@ class LedgerCheckpointTest {
     assertThat(Tripwire.instantiated).isTrue();
   }
 
+  /**
+   * DL4J's loader reads a "preprocessor.bin" entry with unfiltered Java deserialization; a checkpoint holding one
+   * is refused before DL4J sees it.
+   */
+  @Test
+  void anEntryDl4jWouldDeserializeIsRefusedBeforeDl4jSeesIt(@TempDir File dir) throws Exception {
+    PrivacyLedger l = ledger(1.2);
+    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    net.setListeners(new PrivacyLedgerListener(l));
+    epochs(net, 1);
+    File good = new File(dir, "good.zip");
+    LedgerCheckpoint.save(net, l, good, true);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(new Tripwire());
+    }
+    File planted = new File(dir, "planted.zip");
+    CheckpointSurgery.addEntry(good, "preprocessor.bin", bytes.toByteArray(), planted);
+    Tripwire.instantiated = false;
+    assertThatThrownBy(() -> LedgerCheckpoint.restore(planted, ledger(1.2)))
+        .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("'preprocessor.bin'");
+    assertThat(Tripwire.instantiated).isFalse();
+    // What the check prevents: DL4J's own loader instantiates the planted object.
+    try {
+      org.deeplearning4j.util.ModelSerializer.restoreMultiLayerNetwork(planted, true);
+    } catch (RuntimeException e) {
+      // DL4J may then fail to use it; the object was created all the same
+    }
+    assertThat(Tripwire.instantiated).isTrue();
+  }
+
   @Test
   void aFileThatIsNoZipOrHasAMalformedLedgerIsRefused(@TempDir File dir) throws Exception {
     File junk = new File(dir, "junk.zip");
