@@ -3,6 +3,7 @@ package org.dp4j.listeners;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -235,7 +236,7 @@ public final class LedgerCheckpoint {
       require(count.isIntegralNumber(), "cannot resume from " + file + ": its " + CONFIGURATION
           + " has no iteration count");
       return count.asLong();
-    } catch (com.fasterxml.jackson.core.JacksonException e) {
+    } catch (JacksonException e) {
       throw new InvalidCheckpointException("cannot resume from " + file + ": its " + CONFIGURATION
           + " is not valid JSON", e);
     }
@@ -270,7 +271,7 @@ public final class LedgerCheckpoint {
         throw new InvalidCheckpointException("the ledger entry of " + file + " exceeds " + MAX_ENTRY_BYTES + " bytes");
       }
       doc = JSON.readTree(bytes);
-    } catch (com.fasterxml.jackson.core.JacksonException e) {
+    } catch (JacksonException e) {
       throw new InvalidCheckpointException("the ledger entry of " + file + " is not valid JSON: "
           + e.getOriginalMessage(), e);
     }

@@ -1,5 +1,6 @@
 package org.dp4j.samples.cli;
 
+import java.util.Arrays;
 import java.util.Locale;
 import picocli.CommandLine;
 
@@ -71,7 +72,7 @@ final class Checks {
     }
     params += (double) in * outputs + outputs;
     largest = Math.max(largest, (double) in * outputs);
-    String hidden = java.util.Arrays.toString(widths).replace(" ", "").replace("[", "").replace("]", "");
+    String hidden = Arrays.toString(widths).replace(" ", "").replace("[", "").replace("]", "");
     fitsInMemory(cmd, String.format(Locale.ROOT, "--hidden %s (%.3g parameters)", hidden, params), largest,
         4 * (4 * params + floatsPerExample * examples));
   }

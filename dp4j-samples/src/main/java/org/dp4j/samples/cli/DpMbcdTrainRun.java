@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -96,7 +97,7 @@ final class DpMbcdTrainRun {
       Checks.positive(cmd, "--hidden", w);
     }
     // The auxiliary store holds 2 x (sum of widths + 10) floats per training example (60,000 at most).
-    Checks.mlpFits(cmd, 784, hidden, 10, 60_000, 2.0 * (java.util.Arrays.stream(hidden).asLongStream().sum() + 10));
+    Checks.mlpFits(cmd, 784, hidden, 10, 60_000, 2.0 * (Arrays.stream(hidden).asLongStream().sum() + 10));
     NoiseScheduleSpec schedule = schedule(cmd, k);
     MnistVariant variant = c.parseDataset(cmd);
     String dataset = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
