@@ -5,7 +5,6 @@ import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,9 +15,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import javax.imageio.ImageIO;
+import javax.imageio.stream.ImageOutputStream;
+import javax.imageio.stream.MemoryCacheImageOutputStream;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.io.AtomicFiles;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -34,7 +36,7 @@ public final class LedgerChart {
 
   private LedgerChart() {}
 
-  /** Writes the chart; the image is {@link #WIDTH} wide and one or two panels high. */
+  /** Writes the chart atomically ({@link AtomicFiles}); the image is {@link #WIDTH} wide and one or two panels high. */
   public static void writePng(Path file, PrivacyLedger ledger, String title) {
     System.setProperty("java.awt.headless", "true");
     List<BufferedImage> panels = new ArrayList<>();
@@ -49,13 +51,16 @@ public final class LedgerChart {
     }
     g.dispose();
     try {
-      Path parent = file.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      ImageIO.write(out, "png", file.toFile());
+      // A memory cache: ImageIO's default file cache would write a second temporary file into java.io.tmpdir.
+      AtomicFiles.write(file, stream -> {
+        try (ImageOutputStream image = new MemoryCacheImageOutputStream(stream)) {
+          if (!ImageIO.write(out, "png", image)) {
+            throw new IOException("this Java runtime has no PNG writer");
+          }
+        }
+      });
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write chart " + file, e);
+      throw new UncheckedIOException("cannot write chart " + file + ": " + AtomicFiles.reason(e), e);
     }
   }
 

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,11 +19,13 @@ import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.accounting.ledger.StepAccountant;
+import org.dp4j.io.AtomicFiles;
 
 /**
  * Writes a {@link PrivacyLedger} as JSON (one object, a {@code ledger} array of per-epoch rows), as CSV
  * (one row per epoch) and as a short human summary. ε values that do not exist (no hidden-state
- * theorem applies) are JSON {@code null} / an empty CSV cell, never NaN.
+ * theorem applies) are JSON {@code null} / an empty CSV cell, never NaN. Files are replaced atomically
+ * ({@link AtomicFiles}): a crash while writing leaves the previous file, never a truncated one.
  */
 public final class LedgerReport {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -120,10 +120,10 @@ public final class LedgerReport {
 
   public static void writeJson(Path file, Map<String, Object> report) {
     try {
-      createParent(file);
-      JSON.writeValue(file.toFile(), report);
+      byte[] bytes = JSON.writeValueAsBytes(report);
+      AtomicFiles.write(file, out -> out.write(bytes));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write report " + file, e);
+      throw new UncheckedIOException("cannot write report " + file + ": " + AtomicFiles.reason(e), e);
     }
   }
 
@@ -147,10 +147,9 @@ public final class LedgerReport {
       sb.append('\n');
     }
     try {
-      createParent(file);
-      Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
+      AtomicFiles.writeString(file, sb.toString());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write CSV " + file, e);
+      throw new UncheckedIOException("cannot write CSV " + file + ": " + AtomicFiles.reason(e), e);
     }
   }
 
@@ -178,12 +177,5 @@ public final class LedgerReport {
     }
     ledger.warnings().forEach(w -> sb.append("  warning: ").append(w).append('\n'));
     return sb.toString().stripTrailing();
-  }
-
-  private static void createParent(Path file) throws IOException {
-    Path parent = file.toAbsolutePath().getParent();
-    if (parent != null) {
-      Files.createDirectories(parent);
-    }
   }
 }

@@ -81,9 +81,196 @@ class LedgerCheckpointTest {
   }
 
   @Test
+  void savesIntoAMissingFolderAndReadsTheBinding(@TempDir File dir) {
+    PrivacyLedger l = ledger(1.2);
+    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    net.setListeners(new PrivacyLedgerListener(l));
+    epochs(net, 2);
+    File file = new File(dir, "new/sub/ckpt.zip");
+    LedgerCheckpoint.save(net, l, file, true, java.util.Map.of("--model", "mlp"));
+    LedgerCheckpoint.Contents c = LedgerCheckpoint.read(file);
+    assertThat(c.iterationCount()).isEqualTo(6);
+    assertThat(c.ledger().steps()).isEqualTo(6);
+    assertThat(c.ledger().epochs()).containsExactly(1, 2);
+    assertThat(c.settings()).containsExactly(java.util.Map.entry("--model", "mlp"));
+    assertThat(c.sha256()).containsKeys("configuration.json", "coefficients.bin")
+        .allSatisfy((entry, hex) -> assertThat(hex).matches("[0-9a-f]{64}"));
+    assertThat(file.getParentFile().list()).containsExactly("ckpt.zip");
+  }
+
+  @Test
   void aPlainModelFileHasNoLedger(@TempDir File dir) throws Exception {
     File file = new File(dir, "plain.zip");
     org.deeplearning4j.util.ModelSerializer.writeModel(PrivacyLedgerListenerTest.smallNet(), file, false);
     assertThatThrownBy(() -> LedgerCheckpoint.readState(file)).hasMessageContaining("no");
+  }
+
+  @Test
+  void aLedgerFromAnEarlierEpochIsRefused(@TempDir File dir) throws Exception {
+    PrivacyLedger l = ledger(1.2);
+    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    net.setListeners(new PrivacyLedgerListener(l));
+    epochs(net, 1);
+    File early = new File(dir, "epoch1.zip");
+    LedgerCheckpoint.save(net, l, early, false);
+    epochs(net, 2);
+    File late = new File(dir, "epoch3.zip");
+    LedgerCheckpoint.save(net, l, late, false);
+    assertThat(LedgerCheckpoint.readState(early).steps()).isEqualTo(3);
+    assertThat(LedgerCheckpoint.readState(late).steps()).isEqualTo(9);
+
+    File rolledBack = new File(dir, "rolled-back.zip");
+    CheckpointSurgery.replaceEntry(late, early, LedgerCheckpoint.ENTRY, rolledBack);
+    PrivacyLedger fresh = ledger(1.2);
+    assertThatThrownBy(() -> LedgerCheckpoint.restore(rolledBack, fresh))
+        .isInstanceOf(InvalidCheckpointException.class)
+        .hasMessageContaining("accounts 3 private updates").hasMessageContaining("took 9")
+        .hasMessageContaining("another point of the run");
+    assertThat(fresh.steps()).isZero();
+    // The untouched checkpoints still resume.
+    assertThat(LedgerCheckpoint.restore(late, ledger(1.2)).getIterationCount()).isEqualTo(9);
+  }
+
+  @Test
+  void aLedgerWithFewerStepsThanTheModelIsRefused(@TempDir File dir) throws Exception {
+    PrivacyLedger zero = ledger(1.2);
+    MultiLayerNetwork untrained = PrivacyLedgerListenerTest.smallNet();
+    File empty = new File(dir, "empty.zip");
+    LedgerCheckpoint.save(untrained, zero, empty, false);
+    PrivacyLedger l = ledger(1.2);
+    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    net.setListeners(new PrivacyLedgerListener(l));
+    epochs(net, 2);
+    File trained = new File(dir, "trained.zip");
+    LedgerCheckpoint.save(net, l, trained, false);
+    File mixed = new File(dir, "mixed.zip");
+    CheckpointSurgery.replaceEntry(trained, empty, LedgerCheckpoint.ENTRY, mixed);
+    assertThatThrownBy(() -> LedgerCheckpoint.restore(mixed, ledger(1.2)))
+        .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("accounts 0 private updates")
+        .hasMessageContaining("took 6");
+  }
+
+  @Test
+  void aLedgerFromAnotherRunAtTheSameStepIsRefused(@TempDir File dir) throws Exception {
+    File[] runs = new File[2];
+    for (int run = 0; run < 2; run++) {
+      PrivacyLedger l = ledger(1.2);
+      MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+      net.setListeners(new PrivacyLedgerListener(l));
+      epochs(net, 1 + run);
+      if (run == 0) {
+        epochs(net, 1);
+      } else {
+        net.params().muli(1.0 + 1e-9); // the same schedule, parameters that differ in the last bits
+      }
+      runs[run] = new File(dir, "run" + run + ".zip");
+      LedgerCheckpoint.save(net, l, runs[run], false);
+    }
+    assertThat(LedgerCheckpoint.readState(runs[0]).steps()).isEqualTo(LedgerCheckpoint.readState(runs[1]).steps());
+    File mixed = new File(dir, "mixed.zip");
+    CheckpointSurgery.replaceEntry(runs[1], runs[0], LedgerCheckpoint.ENTRY, mixed);
+    assertThatThrownBy(() -> LedgerCheckpoint.restore(mixed, ledger(1.2)))
+        .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("another run");
+  }
+
+  @Test
+  void aModelWhoseIterationCountDisagreesWithItsLedgerCannotBeSaved(@TempDir File dir) {
+    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    epochs(net, 1); // trained without the ledger listener: 3 iterations, 0 accounted updates
+    assertThatThrownBy(() -> LedgerCheckpoint.save(net, ledger(1.2), new File(dir, "x.zip"), true))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("accounts 0 private updates")
+        .hasMessageContaining("iteration count is 3");
+    assertThat(dir.listFiles()).isEmpty();
+  }
+
+  /**
+   * A checkpoint of an earlier dp4j kept the ledger as a Java-serialized object. Such an entry is refused
+   * without being deserialized: a class named by the file is never instantiated.
+   */
+  @Test
+  void aJavaSerializedLedgerIsRefusedWithoutDeserializingIt(@TempDir File dir) throws Exception {
+    File plain = new File(dir, "plain.zip");
+    org.deeplearning4j.util.ModelSerializer.writeModel(PrivacyLedgerListenerTest.smallNet(), plain, false);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(new Tripwire());
+    }
+    Tripwire.instantiated = false;
+    File legacy = new File(dir, "legacy.zip");
+    CheckpointSurgery.addEntry(plain, LedgerCheckpoint.LEGACY_ENTRY, bytes.toByteArray(), legacy);
+    assertThatThrownBy(() -> LedgerCheckpoint.restore(legacy, ledger(1.2)))
+        .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("Java serialization");
+    assertThatThrownBy(() -> LedgerCheckpoint.readState(legacy)).isInstanceOf(InvalidCheckpointException.class);
+    assertThat(Tripwire.instantiated).isFalse();
+    // The tripwire works: plain Java deserialization of the same bytes does instantiate it.
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+      in.readObject();
+    }
+    assertThat(Tripwire.instantiated).isTrue();
+  }
+
+  /**
+   * DL4J's loader reads a "preprocessor.bin" entry with unfiltered Java deserialization; a checkpoint holding one
+   * is refused before DL4J sees it.
+   */
+  @Test
+  void anEntryDl4jWouldDeserializeIsRefusedBeforeDl4jSeesIt(@TempDir File dir) throws Exception {
+    PrivacyLedger l = ledger(1.2);
+    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    net.setListeners(new PrivacyLedgerListener(l));
+    epochs(net, 1);
+    File good = new File(dir, "good.zip");
+    LedgerCheckpoint.save(net, l, good, true);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(new Tripwire());
+    }
+    File planted = new File(dir, "planted.zip");
+    CheckpointSurgery.addEntry(good, "preprocessor.bin", bytes.toByteArray(), planted);
+    Tripwire.instantiated = false;
+    assertThatThrownBy(() -> LedgerCheckpoint.restore(planted, ledger(1.2)))
+        .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("'preprocessor.bin'");
+    assertThat(Tripwire.instantiated).isFalse();
+    // What the check prevents: DL4J's own loader instantiates the planted object.
+    try {
+      org.deeplearning4j.util.ModelSerializer.restoreMultiLayerNetwork(planted, true);
+    } catch (RuntimeException e) {
+      // DL4J may then fail to use it; the object was created all the same
+    }
+    assertThat(Tripwire.instantiated).isTrue();
+  }
+
+  @Test
+  void aFileThatIsNoZipOrHasAMalformedLedgerIsRefused(@TempDir File dir) throws Exception {
+    File junk = new File(dir, "junk.zip");
+    java.nio.file.Files.writeString(junk.toPath(), "not a zip");
+    assertThatThrownBy(() -> LedgerCheckpoint.restore(junk, ledger(1.2)))
+        .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("not a zip file");
+
+    PrivacyLedger l = ledger(1.2);
+    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    File good = new File(dir, "good.zip");
+    LedgerCheckpoint.save(net, l, good, true);
+    File bad = new File(dir, "bad.zip");
+    CheckpointSurgery.replaceEntryBytes(good, LedgerCheckpoint.ENTRY, "{\"format\": \"dp4j-checkpoint\", \"version\": 7}"
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8), bad);
+    assertThatThrownBy(() -> LedgerCheckpoint.restore(bad, ledger(1.2)))
+        .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("format version 7");
+    CheckpointSurgery.replaceEntryBytes(good, LedgerCheckpoint.ENTRY, "{\"format\": ".getBytes(
+        java.nio.charset.StandardCharsets.UTF_8), bad);
+    assertThatThrownBy(() -> LedgerCheckpoint.restore(bad, ledger(1.2)))
+        .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("not valid JSON");
+  }
+
+  /** A serializable class that records being instantiated by deserialization. */
+  static final class Tripwire implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    static volatile boolean instantiated;
+
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      instantiated = true;
+    }
   }
 }

@@ -3,6 +3,8 @@ package org.dp4j.accounting.hiddenstate;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The noise temperature o(k, j) of DP-MBCD: the released block receives N(0, 2η·o(k, j)·I) at batch j
@@ -62,24 +64,28 @@ public interface NoiseTemperatureSchedule {
   static String describe(NoiseTemperatureSchedule schedule, int epochs, int batchesPerEpoch) {
     checkArgument(epochs >= 1 && batchesPerEpoch >= 1, "need epochs >= 1 and batches >= 1, were %s and %s",
         (Integer) epochs, (Integer) batchesPerEpoch);
-    double[] values = new double[Math.multiplyExact(epochs, batchesPerEpoch)];
+    // Streamed: memory O(K + distinct values), not O(K·N); the hash is Arrays.hashCode of all K·N values in order.
     double[] perEpoch = new double[epochs];
+    Set<Long> distinctBits = new HashSet<>();
     boolean constantInEpochs = true;
+    int hash = 1;
     for (int k = 0; k < epochs; k++) {
+      perEpoch[k] = schedule.temperature(k, 0);
       for (int j = 0; j < batchesPerEpoch; j++) {
-        values[k * batchesPerEpoch + j] = schedule.temperature(k, j);
-        constantInEpochs &= values[k * batchesPerEpoch + j] == values[k * batchesPerEpoch];
+        double v = schedule.temperature(k, j);
+        constantInEpochs &= v == perEpoch[k];
+        distinctBits.add(Double.doubleToLongBits(v));
+        hash = 31 * hash + Double.hashCode(v);
       }
-      perEpoch[k] = values[k * batchesPerEpoch];
     }
-    long distinct = Arrays.stream(values).distinct().count();
+    long distinct = distinctBits.size();
     if (distinct == 1) {
-      return "constant o=" + values[0];
+      return "constant o=" + perEpoch[0];
     }
     if (constantInEpochs) {
       return "o by epoch " + Arrays.toString(perEpoch);
     }
-    return "o(k, j) varying within epochs (" + distinct + " values, hash " + Arrays.hashCode(values) + ")";
+    return "o(k, j) varying within epochs (" + distinct + " values, hash " + hash + ")";
   }
 
   /**

@@ -360,11 +360,8 @@ public final class PerformanceBenchmark {
     out.put("cases", cases);
     out.put("speedupTwoThreadsMedian", speedups());
     out.put("memory", memory);
-    File parent = json.getAbsoluteFile().getParentFile();
-    if (parent != null) {
-      parent.mkdirs();
-    }
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json, out);
+    byte[] bytes = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(out);
+    org.dp4j.io.AtomicFiles.write(json.toPath(), o -> o.write(bytes));
     System.out.println("wrote " + json);
   }
 }

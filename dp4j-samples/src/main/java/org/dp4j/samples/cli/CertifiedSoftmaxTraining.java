@@ -188,17 +188,15 @@ final class CertifiedSoftmaxTraining {
     out.println(LedgerReport.summary(ledger));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         result.stopReason().name().toLowerCase(Locale.ROOT), result.steps(), finalAccuracy);
+    RunOutputs outputs = new RunOutputs(cmd.getErr());
     if (o.report != null) {
-      LedgerReport.writeJson(o.report, report(cert, ledger, result, finalAccuracy, accuracies, k));
+      Map<String, Object> r = report(cert, ledger, result, finalAccuracy, accuracies, k);
+      outputs.write(o.report, () -> LedgerReport.writeJson(o.report, r));
     }
-    if (o.csv != null) {
-      LedgerReport.writeCsv(o.csv, ledger);
-    }
-    if (o.chart != null) {
-      LedgerChart.writePng(o.chart, ledger, "DP-SGD softmax regression (shuffle-once) on "
-          + dataset().name().toLowerCase(Locale.ROOT));
-    }
-    return 0;
+    outputs.write(o.csv, () -> LedgerReport.writeCsv(o.csv, ledger));
+    outputs.write(o.chart, () -> LedgerChart.writePng(o.chart, ledger, "DP-SGD softmax regression (shuffle-once) on "
+        + dataset().name().toLowerCase(Locale.ROOT)));
+    return outputs.exitCode();
   }
 
   private Map<String, Object> report(SoftmaxRegressionCertificate cert, PrivacyLedger ledger,

@@ -1,6 +1,7 @@
 package org.dp4j.samples.cli;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -39,6 +40,11 @@ public final class Dp4jCommand implements Runnable {
       if (ex instanceof IllegalArgumentException) {
         c.getErr().println("dp4j: " + ex.getMessage());
         return EXIT_BAD_INPUT;
+      }
+      if (ex instanceof UncheckedIOException) {
+        // A file that could not be written or read (disk full, permissions): the message names it and the reason.
+        c.getErr().println("dp4j: error: " + ex.getMessage());
+        return 1;
       }
       c.getErr().println("dp4j: internal error: " + ex);
       return 1;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
@@ -74,7 +75,13 @@ final class DpMbcdAccountCommand extends HiddenStateAccountCommand<DpMbcdAccount
       description = "safe (default): contraction exponent 1; paper: 1/L_T^2 as printed (digest 003 P5).")
   DpMbcdMode mode;
 
-  /** RDP after each epoch, and the LSI constant of the iterate then (the same in every block). */
+  /** Epochs shown in the per-epoch table: every epoch up to {@value #ALL_ROWS_UP_TO}, then a summary. */
+  static final int ALL_ROWS_UP_TO = 20;
+  /** Growth factor between summarised rows: about 10 rows per decade of epochs. */
+  private static final double ROW_GROWTH = 1.25;
+
+  /** The epochs of the table, the RDP after each, and the LSI constant of the iterate then (same in every block). */
+  private int[] shown;
   private final List<RdpCurve> curves = new ArrayList<>();
   private double[] lsi;
 
@@ -84,17 +91,62 @@ final class DpMbcdAccountCommand extends HiddenStateAccountCommand<DpMbcdAccount
     if (blocks < 1) {
       throw new CommandLine.ParameterException(cmd, "--blocks must be >= 1, was " + blocks);
     }
+    requireMemory(cmd);
     DpMbcdConfig.Builder builder = DpMbcdConfig.builder().datasetSize(datasetSize).batchSize(batchSize)
         .stepSize(learningRate).noiseTemperature(schedule(cmd)).mode(mode);
     for (int p = 0; p < blocks; p++) {
       builder.block("W" + p, lipschitzF, lipschitzT, sensitivity);
     }
     DpMbcdAccountant accountant = new DpMbcdAccountant(builder.build());
-    for (int k = 1; k <= epochs; k++) {
-      curves.add(accountant.advanceEpochs(1).rdp(orders));
+    shown = shownEpochs(epochs);
+    int at = 0;
+    for (int k : shown) {
+      curves.add(accountant.advanceEpochs(k - at).rdp(orders));
+      at = k;
     }
     lsi = accountant.ledgers().get(0).lsiConstantsAfterEpochs();
     return accountant;
+  }
+
+  /**
+   * The epochs of the per-epoch table: all of them up to {@value #ALL_ROWS_UP_TO}, then about ten per decade and
+   * the last, so that the table and the memory it takes do not grow with --epochs (about 100 rows at most).
+   */
+  static int[] shownEpochs(int epochs) {
+    List<Integer> rows = new ArrayList<>();
+    for (int k = 1; k <= Math.min(epochs, ALL_ROWS_UP_TO); k++) {
+      rows.add(k);
+    }
+    double next = ALL_ROWS_UP_TO * ROW_GROWTH;
+    while (next < epochs) {
+      int k = (int) next;
+      if (k > rows.get(rows.size() - 1)) {
+        rows.add(k);
+      }
+      next *= ROW_GROWTH;
+    }
+    if (rows.get(rows.size() - 1) != epochs) {
+      rows.add(epochs);
+    }
+    return rows.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * Each of the P block ledgers keeps O(N + K) doubles (N = n/b batches, K epochs): refuses, before allocating
+   * them, a run that would not fit in half of the heap.
+   */
+  private void requireMemory(CommandLine cmd) {
+    if (batchSize < 1 || datasetSize < batchSize) {
+      return; // the configuration's own checks refuse these with their message
+    }
+    long budget = Runtime.getRuntime().maxMemory() / 2;
+    double bytes = 8.0 * blocks * (4.0 * (datasetSize / batchSize) + epochs + 16);
+    if (bytes > budget) {
+      throw new CommandLine.ParameterException(cmd, String.format(Locale.ROOT, "--blocks %d x (4 x %d "
+              + "batches + --epochs %d) needs about %.0f MB for the per-block ledgers, more than the %d MB this run "
+              + "allows (half of the Java heap, -Xmx); use fewer blocks, fewer epochs or a larger batch, or raise -Xmx",
+          blocks, datasetSize / batchSize, epochs, bytes / (1 << 20), budget >> 20));
+    }
   }
 
   private NoiseTemperatureSchedule schedule(CommandLine cmd) {
@@ -122,14 +174,19 @@ final class DpMbcdAccountCommand extends HiddenStateAccountCommand<DpMbcdAccount
     }
     List<Map<String, Object>> perEpoch = new ArrayList<>();
     List<String> lines = new ArrayList<>();
-    for (int k = 0; k < epochs; k++) {
+    for (int i = 0; i < shown.length; i++) {
+      int k = shown[i];
       Map<String, Object> row = new LinkedHashMap<>();
-      row.put("epoch", k + 1);
-      row.put("lsiConstant", lsi[k]);
-      row.put("rdp", Arrays.stream(curves.get(k).values()).mapToObj(GuaranteeReport::finiteOrNull).toList());
+      row.put("epoch", k);
+      row.put("lsiConstant", lsi[k - 1]);
+      row.put("rdp", Arrays.stream(curves.get(i).values()).mapToObj(GuaranteeReport::finiteOrNull).toList());
       perEpoch.add(row);
-      lines.add(String.format("after epoch %d: LSI constant c = %.6g, RDP at order %s = %.6g", k + 1, lsi[k],
-          last.order(at), curves.get(k).value(at)));
+      lines.add(String.format("after epoch %d: LSI constant c = %.6g, RDP at order %s = %.6g", k, lsi[k - 1],
+          last.order(at), curves.get(i).value(at)));
+    }
+    if (shown.length < epochs) {
+      lines.add(String.format("(%d of %d epochs shown: every epoch up to %d, then about ten per decade, and the "
+          + "last)", shown.length, epochs, ALL_ROWS_UP_TO));
     }
     report.detail("perEpoch", perEpoch, lines);
   }

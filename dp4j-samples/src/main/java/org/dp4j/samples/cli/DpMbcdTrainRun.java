@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -95,6 +96,8 @@ final class DpMbcdTrainRun {
     for (int w : hidden) {
       Checks.positive(cmd, "--hidden", w);
     }
+    // The auxiliary store holds 2 x (sum of widths + 10) floats per training example (60,000 at most).
+    Checks.mlpFits(cmd, 784, hidden, 10, 60_000, 2.0 * (Arrays.stream(hidden).asLongStream().sum() + 10));
     NoiseScheduleSpec schedule = schedule(cmd, k);
     MnistVariant variant = c.parseDataset(cmd);
     String dataset = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -190,18 +193,15 @@ final class DpMbcdTrainRun {
     out.println(LedgerReport.summary(result.ledger()));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         name(result.stopReason()), result.steps(), accuracy);
+    RunOutputs outputs = new RunOutputs(cmd.getErr());
     if (c.report != null) {
-      LedgerReport.writeJson(c.report, report(dataset, mode, m, result, accuracy, perEpoch,
-          trainer.auxiliaryBytes()));
+      Map<String, Object> r = report(dataset, mode, m, result, accuracy, perEpoch, trainer.auxiliaryBytes());
+      outputs.write(c.report, () -> LedgerReport.writeJson(c.report, r));
     }
-    if (c.csv != null) {
-      LedgerReport.writeCsv(c.csv, result.ledger());
-    }
-    if (c.chart != null) {
-      LedgerChart.writePng(c.chart, result.ledger(), "DP-MBCD " + c.model.toLowerCase(Locale.ROOT) + " on "
-          + dataset);
-    }
-    return 0;
+    outputs.write(c.csv, () -> LedgerReport.writeCsv(c.csv, result.ledger()));
+    outputs.write(c.chart, () -> LedgerChart.writePng(c.chart, result.ledger(), "DP-MBCD "
+        + c.model.toLowerCase(Locale.ROOT) + " on " + dataset));
+    return outputs.exitCode();
   }
 
   /** The JSON report: the DP-SGD report's fields plus both modes' ε and the DP-MBCD hyperparameters. */

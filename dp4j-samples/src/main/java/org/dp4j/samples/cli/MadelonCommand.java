@@ -33,6 +33,10 @@ import picocli.CommandLine.Option;
             + "epsilon at delta, in paper mode (the paper's constants) and safe mode (certified constants).",
         "Example: dp4j experiment madelon --json"})
 final class MadelonCommand implements Callable<Integer> {
+  /** Features and classes of {@link SyntheticClassification#madelonLike()}. */
+  private static final int FEATURES = 20;
+  private static final int CLASSES = 5;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -108,6 +112,15 @@ final class MadelonCommand implements Callable<Integer> {
   public Integer call() {
     CommandLine cmd = spec.commandLine();
     Checks.positive(cmd, "--samples", samples);
+    if (batchSize >= 1 && hidden.length > 0 && Arrays.stream(hidden).allMatch(w -> w >= 1)) {
+      // The data (FEATURES doubles per example) and the auxiliary store (2 x (sum of widths + CLASSES) floats per
+      // training example) come with the network.
+      Checks.mlpFits(cmd, FEATURES, hidden, CLASSES, samples,
+          2.0 * (Arrays.stream(hidden).asLongStream().sum() + CLASSES) + 2.0 * FEATURES);
+      for (int k : epochs) {
+        Checks.totalSteps(cmd, "--epochs " + k, k, Math.max(1, samples * 4L / 5 / batchSize));
+      }
+    }
     Checks.delta(cmd, delta);
     MadelonExperiment experiment;
     try {

@@ -172,6 +172,13 @@ final class NmfCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cmd, "--rank must be <= min(rows, columns) = "
           + Math.min(rows, columns) + ", was " + rank);
     }
+    // M (rows x columns) is held once on the heap and once by ND4J; the non-private reference and the private fit
+    // each keep X (rows x rank), Y (rank x columns) and their working copies: all doubles.
+    double cells = (double) rows * columns;
+    double factors = (double) rows * rank + (double) rank * columns;
+    Checks.fitsInMemory(cmd, "--rows " + rows + " x --columns " + columns + " (rank " + rank + ")",
+        Math.max(cells, (double) rows * rank), 8 * (2 * cells + 4 * factors));
+    Checks.totalSteps(cmd, "--epochs " + epochs, epochs, rows / batchSize);
   }
 
   private static INDArray uniform(Random rnd, int r, int c) {

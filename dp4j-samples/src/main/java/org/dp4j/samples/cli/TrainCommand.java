@@ -137,11 +137,14 @@ final class TrainCommand implements Callable<Integer> {
   long seed;
 
   @Option(names = "--checkpoint", paramLabel = "FILE",
-      description = "After every epoch, save the model and its privacy ledger to FILE (resumable with --resume).")
+      description = "After every epoch, save the model and its privacy ledger to FILE (resumable with --resume); "
+          + "replaced atomically. An existing FILE is refused unless it is the --resume file.")
   Path checkpoint;
 
   @Option(names = "--resume", paramLabel = "FILE",
-      description = "Continue a run saved with --checkpoint; the mechanism must be the same (refused otherwise).")
+      description = "Continue a run saved with --checkpoint. Flags it recorded (--model, --hidden, --activation, "
+          + "--clip-norm, --learning-rate, --momentum, --batch-size, --train-size, --dataset) are taken from it; given "
+          + "with another value they are refused, as is another mechanism (noise, delta, budget). --epochs may grow.")
   Path resume;
 
   @Option(names = "--report", paramLabel = "FILE", description = "Write a JSON report.")
@@ -156,6 +159,10 @@ final class TrainCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CommandLine cmd = spec.commandLine();
+    if (resume != null && algorithm != Algorithm.DP_MBCD) {
+      TrainResume.adopt(cmd, this);
+    }
+    RunOutputs.check(cmd, this, dataDir != null ? dataDir : parseDataset(cmd).cacheDir(Path.of("").toAbsolutePath()));
     if (algorithm == Algorithm.DP_MBCD) {
       return new DpMbcdTrainRun(this, mbcd).run(cmd);
     }
@@ -175,6 +182,9 @@ final class TrainCommand implements Callable<Integer> {
     double lr = learningRate != null ? learningRate : defaults.learningRate();
     double m = momentum != null ? momentum : defaults.momentum();
     validate(cmd, k, b, c, lr, m);
+    if (parseModel(cmd) == MnistModels.Kind.MLP) {
+      Checks.mlpFits(cmd, 784, hidden != null ? hidden : defaults.hidden(), 10, 0, 0); // before loading the data
+    }
     MnistVariant variant = parseDataset(cmd);
     Path dir = dataDir != null ? dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
     if (!Files.isDirectory(dir)) {
@@ -213,6 +223,9 @@ final class TrainCommand implements Callable<Integer> {
       lb.budget(new PrivacyBudget(limit, delta, ThreatModel.ALL_ITERATES_RELEASED));
     }
     PrivacyLedger ledger = lb.build();
+    Map<String, String> settings = TrainResume.settings(this, parseModel(cmd) == MnistModels.Kind.MLP
+        ? (hidden != null ? hidden : defaults.hidden()) : null, activation != null ? activation : defaults.activation(),
+        c, lr, m, b, data.size());
     MultiLayerNetwork net = resume == null ? fresh : resumed(cmd, ledger);
     long fit = ledger.stepsWithinBudget(setup.steps());
     out.printf(Locale.ROOT, "dp4j train: DP-SGD on %s (%d training images), %s, %d epochs of %d steps, expected "
@@ -238,7 +251,7 @@ final class TrainCommand implements Callable<Integer> {
           out.println(epochLine(row, acc, k));
           out.flush();
           if (checkpoint != null) {
-            LedgerCheckpoint.save(net, ledger, checkpoint.toFile(), false);
+            LedgerCheckpoint.save(net, ledger, checkpoint.toFile(), false, settings);
           }
         })
         .build().train();
@@ -246,6 +259,7 @@ final class TrainCommand implements Callable<Integer> {
     out.println(LedgerReport.summary(ledger));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         result.stopReason().name().toLowerCase(Locale.ROOT), result.steps(), finalAccuracy);
+    RunOutputs outputs = new RunOutputs(cmd.getErr());
     if (report != null) {
       Map<String, Object> r = new LinkedHashMap<>();
       r.put("algorithm", "dp-sgd");
@@ -270,15 +284,12 @@ final class TrainCommand implements Callable<Integer> {
       r.put("neighbouringRelation", "add/remove one record");
       r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
       r.putAll(LedgerReport.toMap(ledger));
-      LedgerReport.writeJson(report, r);
+      outputs.write(report, () -> LedgerReport.writeJson(report, r));
     }
-    if (csv != null) {
-      LedgerReport.writeCsv(csv, ledger);
-    }
-    if (chart != null) {
-      LedgerChart.writePng(chart, ledger, "DP-SGD " + model + " on " + variant.name().toLowerCase(Locale.ROOT));
-    }
-    return 0;
+    outputs.write(csv, () -> LedgerReport.writeCsv(csv, ledger));
+    outputs.write(chart, () -> LedgerChart.writePng(chart, ledger, "DP-SGD " + model + " on "
+        + variant.name().toLowerCase(Locale.ROOT)));
+    return outputs.exitCode();
   }
 
   private CompositionAccounting parseAccountant(CommandLine cmd) {
@@ -312,9 +323,6 @@ final class TrainCommand implements Callable<Integer> {
   }
 
   private MultiLayerNetwork resumed(CommandLine cmd, PrivacyLedger ledger) {
-    if (!Files.isRegularFile(resume)) {
-      throw new CommandLine.ParameterException(cmd, "--resume " + resume + " is not a file");
-    }
     try {
       MultiLayerNetwork net = LedgerCheckpoint.restore(resume.toFile(), ledger);
       cmd.getOut().printf(Locale.ROOT, "resuming after epoch %d (%d updates) from %s%n", ledger.rows().size(),

@@ -58,6 +58,35 @@ class HiddenStateCommandsTest {
   }
 
   @Test
+  void dpMbcdPerEpochTableIsSummarisedForManyEpochs() throws Exception {
+    JsonNode j = json(TINY + " --noise-variance 0.01 --epochs 5000 --orders 2,10");
+    JsonNode rows = j.get("perEpoch");
+    assertThat(rows.size()).isLessThan(60);
+    for (int k = 1; k <= DpMbcdAccountCommand.ALL_ROWS_UP_TO; k++) {
+      assertThat(rows.get(k - 1).get("epoch").asInt()).isEqualTo(k);
+    }
+    assertThat(rows.get(1).get("rdp").get(0).asDouble()).isCloseTo(1.6750161037, within(1e-9)); // §5.2
+    JsonNode last = rows.get(rows.size() - 1);
+    assertThat(last.get("epoch").asInt()).isEqualTo(5000);
+    assertThat(last.get("rdp").get(1).asDouble()).isEqualTo(rdp(j, 1));
+    // A summarised row holds the value of a run of exactly that many epochs.
+    JsonNode middle = rows.get(30);
+    int k = middle.get("epoch").asInt();
+    assertThat(k).isGreaterThan(DpMbcdAccountCommand.ALL_ROWS_UP_TO).isLessThan(5000);
+    JsonNode shorter = json(TINY + " --noise-variance 0.01 --epochs " + k + " --orders 2,10");
+    assertThat(middle.get("rdp").get(1).asDouble()).isCloseTo(rdp(shorter, 1), within(1e-12));
+    assertThat(middle.get("lsiConstant").asDouble())
+        .isEqualTo(shorter.get("perEpoch").get(shorter.get("perEpoch").size() - 1).get("lsiConstant").asDouble());
+  }
+
+  @Test
+  void dpMbcdRefusesLedgersThatWouldNotFitInMemory() {
+    CliRun r = CliRun.of(("account " + TINY + " --noise-variance 0.01 --epochs 2000000000 --blocks 1000").split(" "));
+    r.assertRefusedNaming("--blocks 1000");
+    assertThat(r.err()).contains("--epochs 2000000000", "-Xmx", "MB");
+  }
+
+  @Test
   void dpMbcdSchedulesAndModesMatchDigest003() throws Exception {
     String six = "dp-mbcd -n 6 -b 2 -K 3 --eta 0.05 --LF 0.95 --LT 1 --SG 1 --orders 2,10 --delta 1e-5";
     // §5.3: o = 0.02 − 0.005k → ε(2) = 0.92778245355, ε(10) = 5.3553940817

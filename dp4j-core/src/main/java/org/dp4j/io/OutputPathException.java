@@ -1,0 +1,10 @@
+package org.dp4j.io;
+
+/** An output path that cannot be written, or that would overwrite another output or an input. */
+public final class OutputPathException extends IllegalArgumentException {
+  private static final long serialVersionUID = 1L;
+
+  public OutputPathException(String message) {
+    super(message);
+  }
+}
