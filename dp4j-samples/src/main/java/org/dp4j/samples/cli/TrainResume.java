@@ -23,7 +23,7 @@ import picocli.CommandLine;
 final class TrainResume {
   /** The recorded flags, in the order they are checked. */
   static final String[] FLAGS = {"--algorithm", "--dataset", "--model", "--hidden", "--activation", "--clip-norm",
-      "--learning-rate", "--momentum", "--batch-size", "--train-size"};
+      "--learning-rate", "--momentum", "--batch-size", "--train-size", "--accountant"};
 
   private TrainResume() {}
 
@@ -43,6 +43,7 @@ final class TrainResume {
     s.put("--momentum", Double.toString(momentum));
     s.put("--batch-size", Integer.toString(batch));
     s.put("--train-size", Integer.toString(trainSize));
+    s.put("--accountant", c.accountant.toLowerCase(Locale.ROOT));
     return s;
   }
 
@@ -103,6 +104,7 @@ final class TrainResume {
       case "--momentum" -> String.valueOf(c.momentum);
       case "--batch-size" -> String.valueOf(c.batchSize);
       case "--train-size" -> String.valueOf(c.trainSize);
+      case "--accountant" -> c.accountant;
       default -> throw new IllegalStateException("unknown recorded flag " + flag);
     };
   }
@@ -126,6 +128,7 @@ final class TrainResume {
       case "--momentum" -> c.momentum = Double.parseDouble(value);
       case "--batch-size" -> c.batchSize = Integer.parseInt(value);
       case "--train-size" -> c.trainSize = Integer.parseInt(value);
+      case "--accountant" -> c.accountant = value;
       default -> throw new IllegalStateException("unknown recorded flag " + flag);
     }
   }
