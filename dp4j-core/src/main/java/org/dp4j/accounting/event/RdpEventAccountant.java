@@ -2,11 +2,15 @@ package org.dp4j.accounting.event;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.dp4j.accounting.Orders;
+import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.SampledGaussianAccountant;
 import org.dp4j.accounting.SampledGaussianMechanism;
+import org.dp4j.accounting.ThreatModel;
 
 /**
  * Evaluates a {@link DpEvent} to its Rényi-DP curve under add/remove neighbours: Gaussian steps by
@@ -46,6 +50,23 @@ public final class RdpEventAccountant implements EventAccountant {
   public double epsilon(DpEvent event, double delta, PrivacyUnit unit) {
     checkNotNull(unit, "unit");
     return conversion.epsilon(GroupPrivacy.rdpCurve(event, orders, unit.addRemoveDistance()), delta).epsilon();
+  }
+
+  @Override
+  public PrivacyGuarantee privacyGuarantee(DpEvent event, double delta, PrivacyUnit unit) {
+    checkNotNull(unit, "unit");
+    RdpCurve curve = GroupPrivacy.rdpCurve(event, orders, unit.addRemoveDistance());
+    List<String> assumptions = new ArrayList<>(SampledGaussianAccountant.ASSUMPTIONS);
+    if (!unit.isRecordLevelAddRemove()) {
+      assumptions.add("privacy unit: " + unit.description());
+    }
+    return new PrivacyGuarantee(NAME, SampledGaussianAccountant.THEOREM, conversion.epsilon(curve, delta), curve,
+        unit.relation(), ThreatModel.ALL_ITERATES_RELEASED, assumptions);
+  }
+
+  @Override
+  public double delta(DpEvent event, double epsilon) {
+    return conversion.delta(curve(event, orders), epsilon).delta();
   }
 
   /** The RDP curve of the event at every order. */

@@ -6,6 +6,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.SampledGaussianAccountant;
 import org.dp4j.accounting.event.ComposedEvent;
 import org.dp4j.accounting.event.DpEvent;
@@ -105,6 +106,17 @@ public final class PldAccountant implements EventAccountant {
     assumptions.add("each unit changes the clipped sum by at most " + d + "·C (sensitivity of " + d
         + " add/remove steps)");
     return new PldGuarantee(g.epsilon(), g.epsilonLower(), delta, unit, g.interval(), g.steps(), assumptions);
+  }
+
+  @Override
+  public PrivacyGuarantee privacyGuarantee(DpEvent event, double delta, PrivacyUnit unit) {
+    return guarantee(event, delta, unit).asPrivacyGuarantee();
+  }
+
+  /** A certified δ at ε (record-level add/remove): {@link PrivacyLoss#deltaUpper}. */
+  @Override
+  public double delta(DpEvent event, double epsilon) {
+    return compose(event).deltaUpper(epsilon);
   }
 
   /** Composes the event in both directions. */

@@ -9,7 +9,10 @@ import java.util.Map;
 import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpConversion;
+import org.dp4j.accounting.PrivacyGuarantee;
+import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.event.DpEvent;
+import org.dp4j.accounting.event.PoissonSampledEvent;
 import org.dp4j.accounting.event.EventAccountant;
 import org.dp4j.accounting.event.PrivacyUnit;
 import org.dp4j.accounting.event.RdpEventAccountant;
@@ -44,5 +47,32 @@ class EventAccountantsTest {
       // replace-one is two add/remove steps, the same path as a 2-record user
       assertThat(a.epsilon(run, 1e-5, replace)).as(a.name()).isEqualTo(pair);
     }
+  }
+
+  @Test
+  void oneContractGuaranteeDeltaAndSupport() {
+    DpEvent run = DpEvent.sampledGaussian(256.0 / 60000, 1.1).times(14063);
+    for (EventAccountant a : ACCOUNTANTS) {
+      assertThat(a.supports(run)).as(a.name()).isTrue();
+      PrivacyGuarantee g = a.privacyGuarantee(run, 1e-5, PrivacyUnit.RECORD);
+      assertThat(g.epsilon()).as(a.name()).isEqualTo(a.epsilon(run, 1e-5, PrivacyUnit.RECORD));
+      assertThat(g.accountant()).isEqualTo(a.name());
+      assertThat(g.threatModel()).isEqualTo(ThreatModel.ALL_ITERATES_RELEASED);
+      assertThat(g.relation()).isEqualTo(NeighbouringRelation.ADD_REMOVE);
+      // δ at the reported ε is at most the δ asked for (both are certified from the same bound)
+      assertThat(a.delta(run, g.epsilon())).as(a.name()).isLessThanOrEqualTo(1e-5 * (1 + 1e-6));
+      assertThat(a.delta(run, g.epsilon() * 0.8)).as(a.name()).isGreaterThan(1e-5);
+      // group privacy: a 2-record user at the record ε pays more δ
+      assertThat(a.delta(run, g.epsilon(), PrivacyUnit.user(NeighbouringRelation.ADD_REMOVE, 2)))
+          .isGreaterThan(a.delta(run, g.epsilon()));
+    }
+    // only Poisson-sampled Gaussian steps are covered: sampling a composition is refused, and supports() says so
+    DpEvent nested = new PoissonSampledEvent(0.5, DpEvent.gaussian(1.0).times(2));
+    for (EventAccountant a : ACCOUNTANTS) {
+      assertThat(a.supports(nested)).as(a.name()).isFalse();
+    }
+    PrivacyGuarantee pld = PldAccountant.withDefaults().privacyGuarantee(run, 1e-5, PrivacyUnit.RECORD);
+    assertThat(pld.curve()).isEmpty();
+    assertThat(pld.epsilonLower()).isGreaterThan(2.36).isLessThanOrEqualTo(2.3852054861562486);
   }
 }
