@@ -95,7 +95,8 @@ public final class DpSgdTrainer {
   /** Runs until every epoch is done or the budget would be exceeded by the next update. */
   public TrainingResult train() {
     int stepsPerEpoch = sampler.plan().stepsPerEpoch();
-    int completed = ledger.rows().size();
+    int completed = ledger.epochsCompleted();
+    ledger.stepsWithinBudget((long) (epochs - completed) * stepsPerEpoch); // the plan's budget check, once
     for (int epoch = completed + 1; epoch <= epochs; epoch++) {
       for (int s = 0; s < stepsPerEpoch; s++) {
         if (!ledger.tryStep()) {

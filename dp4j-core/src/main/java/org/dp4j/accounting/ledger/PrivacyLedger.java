@@ -202,13 +202,17 @@ public final class PrivacyLedger {
 
   /**
    * How many further steps fit in the budget, up to {@code horizon} (all of them if there is no
-   * budget). Assumes ε is non-decreasing in the number of steps, which holds for every accountant here.
+   * budget). Assumes ε is non-decreasing in the number of steps, which holds for every accountant here. The
+   * answer is remembered: a trainer that asks for its planned horizon first makes every {@link #tryStep} up to
+   * there free (one bound evaluation for the whole run when the plan fits the budget).
    */
   public long stepsWithinBudget(long horizon) {
     checkArgument(horizon >= 0, "horizon must be >= 0, was %s", horizon);
     if (!wouldExceedBudget(horizon)) {
+      knownWithinBudget = Math.max(knownWithinBudget, steps + horizon); // tryStep need not look again
       return horizon;
     }
+    knownExceeding = Math.min(knownExceeding, steps + horizon);
     long lo = 0; // fits
     long hi = horizon; // exceeds
     while (hi - lo > 1) {
@@ -219,8 +223,14 @@ public final class PrivacyLedger {
         lo = mid;
       }
     }
-    return wouldExceedBudget(lo) ? 0 : lo;
+    if (wouldExceedBudget(lo)) {
+      return 0;
+    }
+    knownWithinBudget = Math.max(knownWithinBudget, steps + lo);
+    knownExceeding = Math.min(knownExceeding, steps + hi);
+    return lo;
   }
+
 
   /** Steps accounted since the last closed row (all steps if no row was closed yet). */
   public long stepsSinceLastRow() {

@@ -67,6 +67,20 @@ class PldLedgerTest {
     assertThat(g.epsilonLower()).isLessThanOrEqualTo(2.3852054861562486);
   }
 
+  @Test
+  void epochRowsComputedAheadEqualFreshCompositions() {
+    PrivacyLedger ledger = PrivacyLedger.builder().accountant(new PldStepAccountant(SGM)).delta(1e-5).build();
+    for (int epoch = 1; epoch <= 4; epoch++) {
+      for (int i = 0; i < 50; i++) {
+        assertThat(ledger.tryStep()).isTrue();
+      }
+      LedgerRow row = ledger.closeEpoch(epoch);
+      // rows 3 and 4 were composed on the background thread while the epoch ran
+      assertThat(row.composition().orElseThrow().epsilon()).as("epoch %s", epoch)
+          .isEqualTo(directEpsilon(50L * epoch));
+    }
+  }
+
   /** Counts how often the ledger asks for a bound. */
   private static final class Counting implements StepAccountant {
     private final StepAccountant inner;
