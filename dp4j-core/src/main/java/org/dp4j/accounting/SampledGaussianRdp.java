@@ -44,7 +44,7 @@ import org.apache.commons.math3.special.Gamma;
  */
 public final class SampledGaussianRdp {
   /** Integer orders up to this use the exact binomial sum (it costs one term per unit of α). */
-  public static final int MAX_BINOMIAL_ORDER = 1 << 20;
+  public static final int MAX_BINOMIAL_ORDER = 1 << 16;
 
   /** How a value was obtained. */
   public enum Method {
@@ -172,19 +172,40 @@ public final class SampledGaussianRdp {
     return x > 30 ? x + Math.log1p(-Math.exp(-x)) : Math.log(Math.expm1(x));
   }
 
-  /** A valid upper bound where no exact method settles; see the class comment. */
+  /**
+   * A valid upper bound where no exact method settles: the smaller of the integer-order interpolation
+   * (where the integer orders are within the binomial sums' range) and Jensen's bound.
+   */
   private static Evaluation upperBound(double q, double z, double alpha) {
-    double floor = Math.floor(alpha);
-    if (floor + 1 <= MAX_BINOMIAL_ORDER) {
-      double theta = alpha - floor;
-      double logFloor = floor < 2 ? 0 : fromLogAMinusOne(logAMinusOneInteger(q, z, (int) floor));
-      double logCeil = fromLogAMinusOne(logAMinusOneInteger(q, z, (int) floor + 1));
-      double logA = (1 - theta) * logFloor + theta * logCeil;
-      return new Evaluation(Math.max(0, logA / (alpha - 1)), Method.INTEGER_ORDER_INTERPOLATION);
+    double jensen = jensenBound(q, z, alpha);
+    if (Math.floor(alpha) + 1 <= MAX_BINOMIAL_ORDER) {
+      double interpolated = integerOrderInterpolation(q, z, alpha);
+      if (interpolated < jensen) {
+        return new Evaluation(interpolated, Method.INTEGER_ORDER_INTERPOLATION);
+      }
     }
-    // log A_α ≤ log(q e^{c} + (1 − q)) with c = α(α−1)/(2z²): RDP ≤ α/(2z²) + log(q + (1 − q)e^{−c})/(α − 1).
+    return new Evaluation(jensen, Method.JENSEN_BOUND);
+  }
+
+  /**
+   * α ↦ log A_α is convex (Hölder's inequality), so log A_α ≤ (1 − θ) log A_⌊α⌋ + θ log A_⌊α⌋+1 with
+   * θ = α − ⌊α⌋ and log A_1 = 0; for ⌊α⌋ + 1 ≤ {@value #MAX_BINOMIAL_ORDER}.
+   */
+  static double integerOrderInterpolation(double q, double z, double alpha) {
+    double floor = Math.floor(alpha);
+    double theta = alpha - floor;
+    double logFloor = floor < 2 ? 0 : fromLogAMinusOne(logAMinusOneInteger(q, z, (int) floor));
+    double logCeil = fromLogAMinusOne(logAMinusOneInteger(q, z, (int) floor + 1));
+    return Math.max(0, ((1 - theta) * logFloor + theta * logCeil) / (alpha - 1));
+  }
+
+  /**
+   * Jensen's inequality for the convex y ↦ y^α: A_α ≤ (1 − q) + q e^{c}, c = α(α−1)/(2z²), so
+   * RDP ≤ α/(2z²) + log(q + (1 − q)e^{−c})/(α − 1), never above the unsampled α/(2z²).
+   */
+  static double jensenBound(double q, double z, double alpha) {
     double c = alpha * ((alpha - 1) / (2 * z * z));
     double value = alpha / (2 * z * z) + Math.log(q + (1 - q) * Math.exp(-c)) / (alpha - 1);
-    return new Evaluation(Math.max(0, value), Method.JENSEN_BOUND);
+    return Math.max(0, value);
   }
 }

@@ -126,7 +126,11 @@ final class SgmQuadrature {
     return -0.5 * u * u - LOG_SQRT_2PI + logH(t);
   }
 
-  /** log h(x) with x = q(e^t − 1), accurate for tiny |x| and for x beyond the range of doubles. */
+  /**
+   * log h(x) with x = q(e^t − 1) = e^ℓ − 1, accurate for tiny |x|, for α near 1 and beyond the range of
+   * doubles. With β = α − 1, h = (1 + x)[e^{βℓ} − 1 − βℓ] + β[(1 + x)ℓ − x]: two non-negative terms, so
+   * nothing cancels (the second is the Kullback–Leibler integrand).
+   */
   private double logH(double t) {
     double x;
     double ell;
@@ -144,20 +148,8 @@ final class SgmQuadrature {
     if (Math.abs(x) * alpha <= 0.5) {
       return 2 * Math.log(Math.abs(x)) + Math.log(binomialTail(x));
     }
-    double y = alpha * ell;
-    if (y > 700) {
-      double logX = x < Double.POSITIVE_INFINITY ? Math.log(x) : ell + Math.log1p(-Math.exp(-ell));
-      return logOfPowerMinusLinear(ell, logX);
-    }
-    // h = [e^y − 1 − y] + α[log1p(x) − x]; both brackets accurate near 0, their sum ≥ 0.
-    double h = expm1MinusLinear(y) + alpha * log1pMinusLinear(x);
-    return h > 0 ? Math.log(h) : Double.NEGATIVE_INFINITY;
-  }
-
-  /** log h where (1 + x)^α = e^{αℓ} is beyond double range: log h = αℓ + log(1 − (1 + αx)e^{−αℓ}). */
-  private double logOfPowerMinusLinear(double ell, double logX) {
-    double log1pAlphaX = LogSpace.add(0, Math.log(alpha) + logX);
-    return alpha * ell + Math.log1p(-Math.exp(log1pAlphaX - alpha * ell));
+    double beta = alpha - 1;
+    return LogSpace.add(ell + logExpm1MinusLinear(beta * ell), Math.log(beta) + logKl(x, ell));
   }
 
   /** Σ_{k≥2} C(α, k) x^{k−2} for |αx| ≤ ½, where the terms shrink at least by ½ each. */
@@ -174,36 +166,44 @@ final class SgmQuadrature {
     return sum;
   }
 
-  /** e^y − 1 − y, with its Taylor series near 0 (where the subtraction would cancel). */
-  private static double expm1MinusLinear(double y) {
-    if (Math.abs(y) >= 0.1) {
-      return Math.expm1(y) - y;
+  /** log(e^v − 1 − v), with its Taylor series near 0 and without overflow for large v. */
+  private static double logExpm1MinusLinear(double v) {
+    if (v > 700) {
+      return v + Math.log1p(-(1 + v) * Math.exp(-v));
     }
-    double term = y * y / 2;
+    if (Math.abs(v) >= 0.1) {
+      return Math.log(Math.expm1(v) - v);
+    }
+    double term = v * v / 2;
     double sum = term;
     for (int n = 3; n < 30 && Math.abs(term) > 1e-18 * sum; n++) {
-      term *= y / n;
+      term *= v / n;
       sum += term;
     }
-    return sum;
+    return Math.log(sum);
   }
 
-  /** log(1 + x) − x, with its Taylor series near 0. */
-  private static double log1pMinusLinear(double x) {
-    if (Math.abs(x) >= 0.1) {
-      return Math.log1p(x) - x;
+  /** log[(1 + x) log(1 + x) − x] with ℓ = log(1 + x): Taylor series near 0, log form for large x. */
+  private static double logKl(double x, double ell) {
+    if (x >= 1) {
+      // (1 + x)(ℓ − x/(1 + x)) = e^ℓ (ℓ − 1 + e^{−ℓ}); x may be +∞ here.
+      return ell + Math.log(ell - 1 + Math.exp(-ell));
     }
-    double power = -x * x;
+    if (Math.abs(x) >= 0.1) {
+      return Math.log((1 + x) * ell - x);
+    }
+    // Σ_{n≥2} (−1)^n x^n / (n(n − 1))
+    double power = x * x;
     double sum = power / 2;
     for (int n = 3; n < 40; n++) {
       power *= -x;
-      double term = power / n;
+      double term = power / (n * (n - 1.0));
       sum += term;
-      if (Math.abs(term) <= 1e-18 * Math.abs(sum)) {
+      if (Math.abs(term) <= 1e-18 * sum) {
         break;
       }
     }
-    return sum;
+    return Math.log(sum);
   }
 
   /**
