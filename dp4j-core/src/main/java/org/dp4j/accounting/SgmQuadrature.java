@@ -11,7 +11,7 @@ import java.util.OptionalDouble;
  * relative to the first-order term). The integrand is non-negative, so the sum has no cancellation and
  * A_α − 1 keeps full relative accuracy even when it is tiny. It is analytic in the strip |Im u| &lt; πz,
  * where the trapezoidal rule converges like e^{−2π·πz/η} in the step η (Trefethen &amp; Weideman 2014,
- * Thm 5.1): the step is halved from min(½, z/2) until two successive sums agree to {@value #HALVING_AGREEMENT}
+ * Thm 5.1): the step is halved from min(1, z) until two successive sums agree to {@value #HALVING_AGREEMENT}
  * relative, which under that law leaves an error below its square. The truncation to [−K, max(α, 2)/z + K]
  * is bounded analytically and must stay below 1e-15 relative.
  */
@@ -51,7 +51,7 @@ final class SgmQuadrature {
   }
 
   private static double initialStep(double z) {
-    return Math.min(0.5, z / 2);
+    return Math.min(1, z);
   }
 
   private OptionalDouble integrate() {
