@@ -178,6 +178,18 @@ class SampledGaussianRdpReferenceTest {
     }
   }
 
+  /** The class Javadoc's example; 0.2351580344825310 from sgm_rdp_reference.csv (q=0.5, z=1, α=1.5). */
+  @Test
+  void javadocExampleRuns() {
+    double r = SampledGaussianRdp.rdp(0.5, 1.0, 1.5);
+    Evaluation e = SampledGaussianRdp.evaluate(0.5, 1.0, 1.5);
+    RdpCurve step = SampledGaussianRdp.curve(256.0 / 60000, 1.1, Orders.DEFAULT);
+    assertThat(r).isCloseTo(0.23515803448253101908, withinPercentage(REL_1E9));
+    assertThat(e.isExact()).isTrue();
+    assertThat(e.method()).isEqualTo(Method.QUADRATURE);
+    assertThat(step.size()).isEqualTo(Orders.DEFAULT.size());
+  }
+
   @Test
   void rejectsNaNWithTheValue() {
     assertThatThrownBy(() -> SampledGaussianRdp.rdp(Double.NaN, 1, 2)).hasMessageContaining("NaN");
