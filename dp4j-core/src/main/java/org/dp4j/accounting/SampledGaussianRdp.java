@@ -22,7 +22,8 @@ import java.util.OptionalDouble;
  *       non-negative integrand) in log space, for every q; or, where α/z is large and q small, the signed
  *       series of MTZ19 §3.3 (which diverges in practice for q ≥ ½). The cheaper is tried first.</li>
  *   <li>Where neither settles (when the quadrature would need over 4·10⁵ integrand evaluations, about
- *       2α/(z·min(1, z)), and q is too large for the series; or 1/(2z²) beyond the doubles), a valid <em>upper bound</em>: log A_α is convex in α and log A_1 = 0, so
+ *       2α/(z·min(1, z)), and q is too large for the series; or 1/(2z²) beyond the doubles), a valid
+ *       <em>upper bound</em>: log A_α is convex in α and log A_1 = 0, so
  *       log A_α ≤ (1 − θ) log A_⌊α⌋ + θ log A_⌈α⌉ (θ = α − ⌊α⌋); and Jensen's
  *       A_α ≤ (1 − q) + q e^{α(α−1)/(2z²)}. The smaller applies; {@link #evaluate} says which.</li>
  * </ul>

@@ -27,7 +27,8 @@ final class AccountingOptions {
   Double pldTolerance;
 
   @Option(names = "--orders", paramLabel = "A", split = ",",
-      description = "Renyi orders in (1, 1e6], comma-separated (default: 1.1..10.9 step 0.1, 11..63, 128, 256, 512, 1024).")
+      description = "Renyi orders in (1, 1e6], comma-separated (default: 1.1..10.9 step 0.1, 11..63, 128, 256, "
+          + "512, 1024).")
   List<Double> orders;
 
   @Option(names = "--conversion", paramLabel = "improved|classic",
