@@ -18,9 +18,10 @@ import java.util.OptionalDouble;
  *   <li>q = 0: 0; q = 1: α/(2z²); α = +∞: +∞.</li>
  *   <li>Integer α ≤ {@value #MAX_BINOMIAL_ORDER}: the finite binomial sum (MTZ19 §3.2), written as
  *       A_α − 1 = Σ_{k≥2} C(α,k) q^k (1−q)^{α−k} (e^{(k²−k)/(2z²)} − 1), positive terms in log space.</li>
- *   <li>Fractional α: the trapezoidal rule on A_α − 1 = E[(1 + x)^α − 1 − αx] (x = q(e^t − 1), a
- *       non-negative integrand) in log space, for every q; or, where α/z is large and q small, the signed
- *       series of MTZ19 §3.3 (which diverges in practice for q ≥ ½). The cheaper is tried first.</li>
+ *   <li>Fractional α (and integers above that): the trapezoidal rule on A_α − 1 = E[(1 + x)^α − 1 − αx]
+ *       (x = q(e^t − 1), a non-negative integrand) in log space, for every q; or, where α/z is large and q
+ *       small, the signed series of MTZ19 §3.3 (which diverges in practice for q ≥ ½). The cheaper is tried
+ *       first.</li>
  *   <li>Where neither settles (when the quadrature would need over 4·10⁵ integrand evaluations, about
  *       2α/(z·min(1, z)), and q is too large for the series; or 1/(2z²) beyond the doubles), a valid
  *       <em>upper bound</em>: log A_α is convex in α and log A_1 = 0, so
@@ -53,9 +54,9 @@ public final class SampledGaussianRdp {
     CLOSED_FORM(true),
     /** Integer α: the finite binomial sum. */
     BINOMIAL_SUM(true),
-    /** Fractional α: the MTZ19 §3.3 series. */
+    /** Fractional (or very large) α: the MTZ19 §3.3 series. */
     SERIES(true),
-    /** Fractional α: the trapezoidal rule on the defining expectation. */
+    /** Fractional (or very large) α: the trapezoidal rule on the defining expectation. */
     QUADRATURE(true),
     /** Upper bound: log-convex interpolation between the integer orders ⌊α⌋ and ⌈α⌉. */
     INTEGER_ORDER_INTERPOLATION(false),
@@ -113,22 +114,19 @@ public final class SampledGaussianRdp {
       // Then A_α ≥ q^α e^{α(α−1)/(2z²)} and the RDP ≥ α/(2z²) + α log q/(α − 1) is beyond the doubles.
       return new Evaluation(Double.POSITIVE_INFINITY, Method.JENSEN_BOUND);
     }
-    boolean integer = alpha == Math.rint(alpha);
-    if (integer && alpha <= MAX_BINOMIAL_ORDER) {
+    if (alpha == Math.rint(alpha) && alpha <= MAX_BINOMIAL_ORDER) {
       return exact(fromLogAMinusOne(logAMinusOneInteger(q, z, (int) alpha)), alpha, Method.BINOMIAL_SUM);
     }
-    if (!integer) {
-      // Both are exact; try the cheaper first. The quadrature costs ~ (α/z)/min(½, z/2) evaluations of
-      // the integrand, the series a few hundred terms where it converges at all (small q).
-      boolean quadratureFirst = SgmQuadrature.firstPassEvaluations(z, alpha) <= SgmSeries.MAX_TERMS;
-      OptionalDouble first = quadratureFirst ? quadratureLogA(q, z, alpha) : SgmSeries.logA(q, z, alpha);
-      if (first.isPresent()) {
-        return exact(first.getAsDouble(), alpha, quadratureFirst ? Method.QUADRATURE : Method.SERIES);
-      }
-      OptionalDouble second = quadratureFirst ? SgmSeries.logA(q, z, alpha) : quadratureLogA(q, z, alpha);
-      if (second.isPresent()) {
-        return exact(second.getAsDouble(), alpha, quadratureFirst ? Method.SERIES : Method.QUADRATURE);
-      }
+    // Fractional α, or an integer beyond the binomial sums. Both methods are exact; the cheaper goes first:
+    // the quadrature costs ~ 2(α/z)/min(1, z) integrand evaluations, the series at most a few hundred terms.
+    boolean quadratureFirst = SgmQuadrature.firstPassEvaluations(z, alpha) <= SgmSeries.MAX_TERMS;
+    OptionalDouble first = quadratureFirst ? quadratureLogA(q, z, alpha) : SgmSeries.logA(q, z, alpha);
+    if (first.isPresent()) {
+      return exact(first.getAsDouble(), alpha, quadratureFirst ? Method.QUADRATURE : Method.SERIES);
+    }
+    OptionalDouble second = quadratureFirst ? SgmSeries.logA(q, z, alpha) : quadratureLogA(q, z, alpha);
+    if (second.isPresent()) {
+      return exact(second.getAsDouble(), alpha, quadratureFirst ? Method.SERIES : Method.QUADRATURE);
     }
     return upperBound(q, z, alpha);
   }

@@ -208,11 +208,10 @@ final class SgmQuadrature {
 
   /**
    * log of a bound on ∫_{−∞}^{lo} φ h: x(u) ≤ x(lo) &lt; 0 there and h decreases on [−1, 0], so
-   * h ≤ h(−q) = (1 − q)^α − 1 + αq.
+   * h ≤ h(−q) = (1 − q)^α − 1 + αq ≤ αq.
    */
   private double leftTail(double lo) {
-    double hMax = Math.expm1(alpha * log1mQ) + alpha * q;
-    return Math.log(Math.max(hMax, 0)) + GaussianTail.logNormalCdf(lo);
+    return Math.log(alpha * q) + GaussianTail.logNormalCdf(lo);
   }
 
   /**

@@ -151,7 +151,13 @@ class SampledGaussianRdpReferenceTest {
     assertThat(mid.isExact()).isFalse();
     assertThat(mid.value()).isGreaterThanOrEqualTo(SampledGaussianRdp.rdp(0.5, 0.5, 100_000) * (1 - 1e-12))
         .isLessThanOrEqualTo(100_000.5 / 0.5);
-    // Beyond the binomial sums: Jensen, within log(1/q)/(α/(2z²)) of the exact value.
+    // An integer beyond the binomial sums, with α/z small enough for the quadrature: still exact, and
+    // between the last binomial order (monotonicity) and Jensen's bound.
+    Evaluation big = SampledGaussianRdp.evaluate(0.5, 100, 70_000);
+    assertThat(big.method()).isEqualTo(Method.QUADRATURE);
+    assertThat(big.value()).isGreaterThanOrEqualTo(SampledGaussianRdp.rdp(0.5, 100, 65_536))
+        .isLessThanOrEqualTo(SampledGaussianRdp.jensenBound(0.5, 100, 70_000));
+    // Beyond every method: Jensen, within log(1/q)/(α/(2z²)) of the exact value.
     Evaluation huge = SampledGaussianRdp.evaluate(0.01, 1, 1e300);
     assertThat(huge.method()).isEqualTo(Method.JENSEN_BOUND);
     assertThat(huge.value()).isCloseTo(0.5e300, withinPercentage(1e-10));
