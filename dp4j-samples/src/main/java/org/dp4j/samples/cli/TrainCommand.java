@@ -175,6 +175,7 @@ final class TrainCommand implements Callable<Integer> {
     double lr = learningRate != null ? learningRate : defaults.learningRate();
     double m = momentum != null ? momentum : defaults.momentum();
     validate(cmd, k, b, c, lr, m);
+    CompositionAccounting accounting = parseAccountant(cmd);
     MnistVariant variant = parseDataset(cmd);
     Path dir = dataDir != null ? dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
     if (!Files.isDirectory(dir)) {
@@ -198,7 +199,7 @@ final class TrainCommand implements Callable<Integer> {
       data = IndexedData.of(data.rows(range(trainSize)));
     }
     DpSgdSetup.Builder sb = DpSgdSetup.builder().datasetSize(data.size()).expectedBatchSize(b).epochs(k)
-        .clipNorm(c).delta(delta).accounting(parseAccountant(cmd));
+        .clipNorm(c).delta(delta).accounting(accounting);
     if (epsilon != null) {
       sb.targetEpsilon(epsilon);
     } else {
