@@ -69,6 +69,14 @@ public final class LogSpace {
       }
     }
 
+    double logPositive() {
+      return logPositive;
+    }
+
+    double logNegative() {
+      return logNegative;
+    }
+
     /** log of the (positive) total; throws if the total is negative. */
     double log() {
       return LogSpace.subtract(logPositive, logNegative);

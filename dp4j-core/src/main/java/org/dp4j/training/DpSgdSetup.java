@@ -14,6 +14,7 @@ import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.SampledGaussianMechanism;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.ledger.CompositionAccounting;
+import org.dp4j.accounting.ledger.StepAccountant;
 import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.noise.AesCtrRandom;
@@ -60,6 +61,12 @@ public final class DpSgdSetup {
     this.noiseMultiplier = targetEpsilon.isPresent()
         ? accounting.noiseMultiplier(b.targetEpsilon, delta, samplingRate(), steps(), orders, conversion)
         : b.noiseMultiplier;
+    for (StepAccountant a : accounting.ledgerAccountants(mechanism(), orders)) {
+      // refuses here, before training, a noise the accountant does not cover or for which no ε is finite
+      checkArgument(a.guaranteeAfter(1, delta, conversion).isFinite(),
+          "noise multiplier %s gives no finite epsilon at delta %s with the %s accountant, even for one step",
+          noiseMultiplier, delta, a.name());
+    }
   }
 
   public static Builder builder() {

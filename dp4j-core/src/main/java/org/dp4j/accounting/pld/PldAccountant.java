@@ -13,6 +13,7 @@ import org.dp4j.accounting.event.DpEvent;
 import org.dp4j.accounting.event.EventAccountant;
 import org.dp4j.accounting.event.PrivacyUnit;
 import org.dp4j.accounting.event.SampledGaussianSteps;
+import org.dp4j.accounting.event.UnsupportedEventException;
 
 /**
  * Privacy-loss-distribution accountant for (Poisson-subsampled) Gaussian mechanisms: discretises each
@@ -42,6 +43,8 @@ public final class PldAccountant implements EventAccountant {
       + "(Koskela et al. 2020; Zhu, Dong & Wang 2022) with mean-preserving discretisation and Hoeffding error "
       + "(Gopi, Lee & Wutschitz 2021)";
   public static final double DEFAULT_TOLERANCE = 0.005;
+  /** Smallest noise multiplier the discretisation covers (one step's loss then has mean 200). */
+  public static final double MIN_NOISE_MULTIPLIER = 0.05;
   private static final double REFERENCE_LOG_ETA = Math.log(1e10);
   private static final double MAX_INTERVAL = 1e-2;
   private static final double MIN_INTERVAL = 1e-8;
@@ -123,6 +126,15 @@ public final class PldAccountant implements EventAccountant {
   public PrivacyLoss compose(DpEvent event) {
     checkNotNull(event, "event");
     SampledGaussianSteps steps = SampledGaussianSteps.of(event, NAME);
+    for (SampledGaussianSteps.Step s : steps.counts().keySet()) {
+      if (s.noiseMultiplier() < MIN_NOISE_MULTIPLIER) {
+        throw new UnsupportedEventException(NAME, event, "noise multiplier " + s.noiseMultiplier() + " is below "
+            + MIN_NOISE_MULTIPLIER + ", where one step's privacy loss (mean 1/(2z²) = "
+            + String.format("%.3g", 1 / (2 * s.noiseMultiplier() * s.noiseMultiplier()))
+            + ") no longer fits the discretisation grid; the Rényi accountant covers it (its ε is then in the "
+            + "hundreds or more)");
+      }
+    }
     long total = steps.totalSteps();
     checkArgument(total > 0, "the event has no steps: %s", event);
     double interval = fixedInterval > 0 ? fixedInterval

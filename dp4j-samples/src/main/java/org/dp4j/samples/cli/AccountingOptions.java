@@ -9,6 +9,9 @@ import picocli.CommandLine.Option;
 
 /** Options shared by every accounting command: accountant, δ, Rényi orders, conversion, output format. */
 final class AccountingOptions {
+  /** Largest Rényi order accepted on the command line. */
+  static final double MAX_ORDER = 1e6;
+
   @Option(names = "--delta", paramLabel = "D", required = true, description = "Target delta in (0, 1).")
   double delta;
 
@@ -24,7 +27,8 @@ final class AccountingOptions {
   Double pldTolerance;
 
   @Option(names = "--orders", paramLabel = "A", split = ",",
-      description = "Renyi orders > 1, comma-separated (default: 1.1..10.9 step 0.1, 11..63, 128, 256, 512, 1024).")
+      description = "Renyi orders in (1, 1e6], comma-separated (default: 1.1..10.9 step 0.1, 11..63, 128, 256, "
+          + "512, 1024).")
   List<Double> orders;
 
   @Option(names = "--conversion", paramLabel = "improved|classic",
@@ -43,6 +47,11 @@ final class AccountingOptions {
     for (double a : values) {
       if (!(a > 1)) {
         throw new CommandLine.ParameterException(cmd, "--orders must all be > 1, was " + a);
+      }
+      if (!(a <= MAX_ORDER)) {
+        throw new CommandLine.ParameterException(cmd, "--orders must all be <= 1e6, was " + a
+            + " (larger orders are not supported: there the sampled-Gaussian RDP is only an upper bound, "
+            + "see docs/accounting-sgm-rdp.md)");
       }
     }
     return Orders.sortedOf(values);

@@ -47,6 +47,9 @@ final class SgmAccountCommand implements Callable<Integer> {
       SampledGaussianAccountant accountant = new SampledGaussianAccountant(accounting.orders(cmd))
           .compose(new SampledGaussianMechanism(s.samplingRate(), noiseMultiplier), s.steps());
       PrivacyGuarantee g = accountant.guarantee(delta, conversion);
+      if (!g.bound().isFinite()) {
+        throw new CommandLine.ParameterException(cmd, noFiniteEpsilon(g, delta));
+      }
       report = new GuaranteeReport(g, conversion);
     }
     s.annotate(report)
@@ -56,5 +59,14 @@ final class SgmAccountCommand implements Callable<Integer> {
         .print(accounting.json, "DP-SGD, sampled Gaussian mechanism, composition accounting", cmd.getOut(),
             cmd.getErr());
     return 0;
+  }
+
+  /** Why no order gave a finite ε: an RDP beyond the doubles (z too small) or only orders ≤ 1.01. */
+  private String noFiniteEpsilon(PrivacyGuarantee g, double delta) {
+    boolean rdpInfinite = java.util.Arrays.stream(g.rdp().values()).allMatch(Double::isInfinite);
+    return "no finite epsilon at delta " + delta + ": " + (rdpInfinite
+        ? "with --noise-multiplier " + noiseMultiplier + " the Renyi divergence of one step exceeds the largest "
+            + "double at every order (it grows like alpha/(2 z^2)); use a larger --noise-multiplier"
+        : "no order in --orders converts to a finite epsilon; use orders above 1.01");
   }
 }

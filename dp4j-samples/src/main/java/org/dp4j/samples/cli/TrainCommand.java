@@ -185,6 +185,7 @@ final class TrainCommand implements Callable<Integer> {
     if (parseModel(cmd) == MnistModels.Kind.MLP) {
       Checks.mlpFits(cmd, 784, hidden != null ? hidden : defaults.hidden(), 10, 0, 0); // before loading the data
     }
+    CompositionAccounting accounting = parseAccountant(cmd);
     MnistVariant variant = parseDataset(cmd);
     Path dir = dataDir != null ? dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
     if (!Files.isDirectory(dir)) {
@@ -208,7 +209,7 @@ final class TrainCommand implements Callable<Integer> {
       data = IndexedData.of(data.rows(range(trainSize)));
     }
     DpSgdSetup.Builder sb = DpSgdSetup.builder().datasetSize(data.size()).expectedBatchSize(b).epochs(k)
-        .clipNorm(c).delta(delta).accounting(parseAccountant(cmd));
+        .clipNorm(c).delta(delta).accounting(accounting);
     if (epsilon != null) {
       sb.targetEpsilon(epsilon);
     } else {

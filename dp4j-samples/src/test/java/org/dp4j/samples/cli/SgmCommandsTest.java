@@ -72,6 +72,9 @@ class SgmCommandsTest {
       "--noise-multiplier abc | abc",
       "--orders 0.5,2 | --orders",
       "--conversion fancy | --conversion",
+      "--orders 2,1e300 | --orders",
+      "--orders 1.005 | --orders",
+      "--noise-multiplier 1e-308 | --noise-multiplier",
   })
   void badInputExitsTwoWithOneLine(String override, String mentioned) {
     java.util.Map<String, String> args = new java.util.LinkedHashMap<>();
@@ -87,6 +90,31 @@ class SgmCommandsTest {
       argv.add(v);
     });
     CliRun.of(argv.toArray(String[]::new)).assertRefusedNaming(mentioned);
+  }
+
+  /**
+   * q = 1/2 (the MTZ19 series diverges there; this used to exit 1). Reference: the improved conversion of
+   * 10 × the mpmath RDP values in sgm_rdp_reference.csv (q=0.5, z=1), minimised over the five orders.
+   */
+  @Test
+  void accountAtSamplingRateOneHalfMatchesTheMpmathReference() throws Exception {
+    CliRun r = CliRun.of("account", "sgm", "--sampling-rate", "0.5", "--noise-multiplier", "1", "--steps", "10",
+        "--delta", "1e-5", "--orders", "1.1,1.5,2,3.5,8", "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode j = JSON.readTree(r.out());
+    assertThat(j.get("epsilon").asDouble()).isCloseTo(12.897304911376582, within(1e-8));
+    assertThat(j.get("order").asDouble()).isEqualTo(3.5);
+  }
+
+  @Test
+  void calibrateAtLargeSamplingRatesMeetsTheTarget() throws Exception {
+    for (String q : new String[] {"0.341", "0.6", "1"}) {
+      CliRun r = CliRun.of("calibrate", "sgm", "--target-epsilon", "3", "--delta", "1e-5", "--sampling-rate", q,
+          "--steps", "20", "--json");
+      assertThat(r.status()).as(r.err()).isZero();
+      JsonNode j = JSON.readTree(r.out());
+      assertThat(j.get("epsilon").asDouble()).as("q=%s", q).isLessThanOrEqualTo(3).isGreaterThan(2.99);
+    }
   }
 
   @Test

@@ -106,4 +106,23 @@ class TrainCommandTest {
     assertThat(algorithm.status()).isEqualTo(2);
     assertThat(algorithm.err()).contains("--algorithm");
   }
+
+  @Test
+  void smallDataSetsAndUncoveredNoiseAreHandledBeforeTraining() throws Exception {
+    Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
+    // q = 2048/3000 = 0.68: the sampled-Gaussian RDP used to fail to converge here
+    CliRun small = CliRun.of("train", "--epsilon", "3", "--epochs", "1", "--train-size", "3000", "--data-dir",
+        MNIST.toString(), "--accountant", "rdp");
+    assertThat(small.status()).as(small.err()).isZero();
+    assertThat(small.out()).contains("sampling rate q = 0.682667", "rdp calibration", "epsilon 3.0000");
+    for (String accountant : new String[] {"pld", "rdp"}) {
+      CliRun tiny = CliRun.of("train", "--noise-multiplier", "1e-308", "--epochs", "1", "--train-size", "3000",
+          "--data-dir", MNIST.toString(), "--accountant", accountant);
+      assertThat(tiny.status()).as(accountant).isEqualTo(2);
+      assertThat(tiny.err()).contains("noise multiplier", "1.0E-308");
+    }
+    CliRun unknown = CliRun.of("train", "--epsilon", "3", "--accountant", "moments");
+    assertThat(unknown.status()).isEqualTo(2);
+    assertThat(unknown.err()).contains("--accountant must be pld or rdp");
+  }
 }
