@@ -4,7 +4,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -12,18 +11,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.dp4j.accounting.EpsilonDelta;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
-import org.dp4j.accounting.SampledGaussianAccountant;
 import org.dp4j.accounting.SampledGaussianMechanism;
-import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.event.DpEvent;
 import org.dp4j.accounting.event.PrivacyUnit;
 import org.dp4j.accounting.pld.PldAccountant;
 import org.dp4j.accounting.pld.PldGuarantee;
-import org.dp4j.sampling.SamplingCompatibility;
-import org.dp4j.sampling.SamplingPlan;
 
 /**
  * DP-SGD's composition bound by privacy-loss distributions, as a {@link StepAccountant}: every step is one
@@ -51,8 +45,7 @@ import org.dp4j.sampling.SamplingPlan;
  *
  * <p>Not thread-safe (one training loop at a time; the background composition touches no shared state).
  */
-public final class PldStepAccountant implements StepAccountant {
-  private final SampledGaussianMechanism mechanism;
+public final class PldStepAccountant extends SampledGaussianStepAccountant {
   private final PldAccountant pld;
   /** Certified bounds computed so far, per δ, by step count. */
   private final Map<Double, TreeMap<Long, PrivacyGuarantee>> computed = new HashMap<>();
@@ -60,20 +53,15 @@ public final class PldStepAccountant implements StepAccountant {
   private final Map<String, Future<PrivacyGuarantee>> ahead = new HashMap<>();
   private ExecutorService background;
   private long lastRowSteps = -1;
-  private long steps;
 
   public PldStepAccountant(SampledGaussianMechanism mechanism, PldAccountant pld) {
-    this.mechanism = checkNotNull(mechanism, "mechanism");
+    super(mechanism);
     this.pld = checkNotNull(pld, "pld");
   }
 
   /** With {@link PldAccountant#withDefaults()}. */
   public PldStepAccountant(SampledGaussianMechanism mechanism) {
     this(mechanism, PldAccountant.withDefaults());
-  }
-
-  public SampledGaussianMechanism mechanism() {
-    return mechanism;
   }
 
   @Override
@@ -86,32 +74,12 @@ public final class PldStepAccountant implements StepAccountant {
     return PldAccountant.THEOREM;
   }
 
-  @Override
-  public ThreatModel threatModel() {
-    return ThreatModel.ALL_ITERATES_RELEASED;
-  }
-
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.ADD_REMOVE;
-  }
-
-  @Override
-  public List<String> assumptions() {
-    return SampledGaussianAccountant.ASSUMPTIONS;
-  }
-
-  @Override
-  public long steps() {
-    return steps;
-  }
-
   /** The certified PLD bound after {@code steps + more} steps (ε = 0 before the first step). */
   @Override
   public PrivacyGuarantee guaranteeAfter(long more, double delta, RdpConversion conversion) {
     checkArgument(more >= 0, "steps must be >= 0, was %s", more);
     checkArgument(delta > 0 && delta < 1, "delta must be in (0, 1), was %s", delta);
-    long total = steps + more;
+    long total = steps() + more;
     if (total == 0) {
       return new PrivacyGuarantee(name(), theorem(), new EpsilonDelta(0, delta, Double.NaN, false),
           java.util.Optional.empty(), relation(), threatModel(), assumptions(), 0);
@@ -131,7 +99,7 @@ public final class PldStepAccountant implements StepAccountant {
   private PrivacyGuarantee awaitOrCompose(long total, double delta) {
     Future<PrivacyGuarantee> f = ahead.remove(total + "@" + delta);
     if (f == null) {
-      return compose(mechanism, pld, total, delta);
+      return compose(mechanism(), pld, total, delta);
     }
     try {
       return f.get();
@@ -149,9 +117,10 @@ public final class PldStepAccountant implements StepAccountant {
    */
   private void computeNextRowAhead(double delta) {
     long previous = lastRowSteps;
-    lastRowSteps = steps;
-    long next = steps + (steps - previous);
-    if (previous < 0 || next <= steps || ahead.containsKey(next + "@" + delta)
+    long now = steps();
+    lastRowSteps = now;
+    long next = now + (now - previous);
+    if (previous < 0 || next <= now || ahead.containsKey(next + "@" + delta)
         || computed.get(delta).containsKey(next)) {
       return;
     }
@@ -163,7 +132,7 @@ public final class PldStepAccountant implements StepAccountant {
       });
     }
     ahead.values().removeIf(f -> f.isDone() || f.cancel(false));
-    ahead.put(next + "@" + delta, background.submit(() -> compose(mechanism, pld, next, delta)));
+    ahead.put(next + "@" + delta, background.submit(() -> compose(mechanism(), pld, next, delta)));
   }
 
   private static PrivacyGuarantee compose(SampledGaussianMechanism mechanism, PldAccountant pld, long total,
@@ -174,19 +143,7 @@ public final class PldStepAccountant implements StepAccountant {
   }
 
   @Override
-  public void advance(long count) {
-    checkArgument(count >= 0, "steps must be >= 0, was %s", count);
-    steps += count;
-  }
-
-  @Override
   public String mechanismDescription() {
-    return "sampled-gaussian-pld(q=" + mechanism.samplingRate() + ", z=" + mechanism.noiseMultiplier() + ")";
-  }
-
-  /** Poisson sampling at exactly this mechanism's q, and noise multiplier z. */
-  @Override
-  public void requireCovers(SamplingPlan plan, double noiseMultiplier) {
-    SamplingCompatibility.requireMatches(mechanism, plan, noiseMultiplier);
+    return describe("sampled-gaussian-pld");
   }
 }

@@ -186,8 +186,14 @@ public final class PrivacyLedger {
       lookAheadWindow = 2 * window;
       return;
     }
-    long lo = 0; // steps + lo fits (the current state was accepted)
-    long hi = Math.max(1, window); // steps + hi exceeds
+    pinLimit(0, Math.max(1, window)); // steps + 0 fits: the current state was accepted
+  }
+
+  /**
+   * Given that {@code lo} more steps fit and {@code hi} more exceed, binary-searches the largest count that fits
+   * and remembers both sides of the limit; returns that count.
+   */
+  private long pinLimit(long lo, long hi) {
     while (hi - lo > 1) {
       long mid = lo + (hi - lo) / 2;
       if (wouldExceedBudget(mid)) {
@@ -196,8 +202,9 @@ public final class PrivacyLedger {
         lo = mid;
       }
     }
-    knownWithinBudget = steps + lo;
-    knownExceeding = steps + hi;
+    knownWithinBudget = Math.max(knownWithinBudget, steps + lo);
+    knownExceeding = Math.min(knownExceeding, steps + hi);
+    return lo;
   }
 
   /**
@@ -212,25 +219,11 @@ public final class PrivacyLedger {
       knownWithinBudget = Math.max(knownWithinBudget, steps + horizon); // tryStep need not look again
       return horizon;
     }
-    knownExceeding = Math.min(knownExceeding, steps + horizon);
-    long lo = 0; // fits
-    long hi = horizon; // exceeds
-    while (hi - lo > 1) {
-      long mid = lo + (hi - lo) / 2;
-      if (wouldExceedBudget(mid)) {
-        hi = mid;
-      } else {
-        lo = mid;
-      }
+    if (wouldExceedBudget(0)) {
+      return 0; // already over (a budget below the restored ledger's ε)
     }
-    if (wouldExceedBudget(lo)) {
-      return 0;
-    }
-    knownWithinBudget = Math.max(knownWithinBudget, steps + lo);
-    knownExceeding = Math.min(knownExceeding, steps + hi);
-    return lo;
+    return pinLimit(0, horizon);
   }
-
 
   /** Steps accounted since the last closed row (all steps if no row was closed yet). */
   public long stepsSinceLastRow() {
