@@ -106,15 +106,22 @@ class DpMbcdAccountingTest {
       List<LedgerRow> rows = t.ledger().rows();
       assertThat(rows).extracting(LedgerRow::epoch).containsExactly(1, 2);
       assertThat(rows).extracting(LedgerRow::steps).containsExactly(2L, 4L);
-      var first = rows.get(0).hiddenState().orElseThrow();
-      var second = rows.get(1).hiddenState().orElseThrow();
+      // PAPER mode is the paper's claim: never a hidden-state guarantee, reported on its own
+      boolean paper = mode == DpMbcdMode.PAPER;
+      var first = (paper ? rows.get(0).paperClaim() : rows.get(0).hiddenState()).orElseThrow();
+      var second = (paper ? rows.get(1).paperClaim() : rows.get(1).hiddenState()).orElseThrow();
+      assertThat(rows.get(1).hiddenState().isPresent()).isEqualTo(!paper);
+      assertThat(rows.get(1).paperClaim().isPresent()).isEqualTo(paper);
       // §5.2: ε_1(2) = 0.9631651262; ε_2(2) = 1.6750161037, ε_2(10) = 9.8886176436
       assertThat(first.rdp().value(0)).as(mode.name()).isCloseTo(0.9631651262, within(1e-9));
       assertThat(second.rdp().value(0)).as(mode.name()).isCloseTo(1.6750161037, within(1e-9));
       assertThat(second.rdp().value(1)).as(mode.name()).isCloseTo(9.8886176436, within(1e-9));
       assertThat(second.threatModel()).isEqualTo(ThreatModel.LAST_ITERATE_ONLY);
       assertThat(second.relation()).isEqualTo(NeighbouringRelation.REPLACE_ONE);
-      assertThat(rows.get(0).composition()).isEmpty();
+      // composition of the clipped block steps, by hand: one step per epoch reads the record, Δ = η·2C/b =
+      // 0.1·1/2 = 0.05 under σ² = 2η·o = 0.002: RDP α·Δ²/(2σ²) = 0.625·α per epoch, in both modes
+      assertThat(rows.get(0).composition().orElseThrow().rdp().value(0)).isCloseTo(2 * 0.625, within(1e-12));
+      assertThat(rows.get(1).composition().orElseThrow().rdp().value(1)).isCloseTo(2 * 10 * 0.625, within(1e-12));
       // §5.1: LSI constant after 2 and 4 steps: 1/c = 0.00362 and 0.005995082
       assertThat(rows.get(0).lsiConstants().values()).singleElement()
           .satisfies(c -> assertThat(c).isCloseTo(1 / 0.00362, within(1e-6)));

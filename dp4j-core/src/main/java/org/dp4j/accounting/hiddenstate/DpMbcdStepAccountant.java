@@ -6,6 +6,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
@@ -74,6 +75,12 @@ public final class DpMbcdStepAccountant implements RdpStepAccountant {
   @Override
   public List<String> assumptions() {
     return accountant.assumptions();
+  }
+
+  /** PAPER mode, or a configuration marked as the paper's accounting of an uncovered mechanism. */
+  @Override
+  public Optional<String> notCertifiedBecause() {
+    return accountant.config().notCertifiedBecause();
   }
 
   @Override
