@@ -84,7 +84,14 @@ class LedgerReportTest {
     List<String> lines = Files.readAllLines(csv);
     assertThat(lines).hasSize(11);
     assertThat(lines.get(0)).startsWith("epoch,steps,epsilon_composition").endsWith("lsi_saturating_W1");
-    assertThat(lines.get(10).split(",")).hasSize(8);
+    assertThat(lines.get(10).split(",", -1)).hasSize(9);
+    assertThat(lines.get(0)).contains("epsilon_last_iterate,epsilon_paper_claim");
+    // the budget claims "only the last iterate released": epsilon is that threat model's certified bound
+    assertThat(j.get("certified").asBoolean()).isTrue();
+    assertThat(j.get("epsilon").asDouble()).isEqualTo(row.get("epsilonLastIterate").asDouble());
+    assertThat(j.get("epsilonThreatModel").asText()).isEqualTo("only the last iterate released");
+    assertThat(j.get("notCertifiedBecause").isNull()).isTrue();
+    assertThat(j.get("epsilonPaperClaim").isNull()).isTrue();
 
     assertThat(LedgerReport.summary(ledger)).contains("all iterates released", "only the last iterate released",
         "after epoch 10");
