@@ -150,6 +150,15 @@ public final class DpMbcdAccounting {
         .build();
   }
 
+  /** The SAFE accountant's configuration of the run, if SAFE accounting covers it (not the proximal-point step). */
+  private Optional<DpMbcdConfig> safeConfig(DpMbcdMechanism m) {
+    try {
+      return Optional.of(withMode(DpMbcdMode.SAFE).config(m));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
   /**
    * The composition bound of the run's released block steps (every iterate released, replace-one; {@link
    * BlockGaussianCompositionStepAccountant}): each block W_d takes a step η on the batch mean of per-example
@@ -223,7 +232,10 @@ public final class DpMbcdAccounting {
 
   /**
    * A fresh ledger for the run, after checking that the trainer's batches are the shuffle-once fixed
-   * partition the theorem assumes, with the accountant's b and n (digest 003 §2.4, P11, P12).
+   * partition the theorem assumes, with the accountant's b and n (digest 003 §2.4, P11, P12). Its accountants: the
+   * hidden-state accountant in this mode; the composition bound of the clipped block steps ({@link
+   * #composition(DpMbcdMechanism)}, if the step rule has one); in PAPER mode (the paper's claim, not certified) also
+   * the SAFE hidden-state accountant where it covers the run, so that the ledger's ε is a guarantee.
    */
   public PrivacyLedger ledger(DpMbcdMechanism m) {
     DpMbcdConfig config = config(m);
@@ -233,8 +245,16 @@ public final class DpMbcdAccounting {
         .accountant(new DpMbcdStepAccountant(config, orders, m.scheduleDescription()))
         .delta(delta).conversion(conversion);
     composition(m).ifPresent(b::accountant);
+    if (mode == DpMbcdMode.PAPER) {
+      // the paper's claim is not a guarantee: SAFE accounting of the same run, where it exists, is
+      safeConfig(m).ifPresent(safe -> b.accountant(new DpMbcdStepAccountant(safe, orders, m.scheduleDescription())));
+    }
     budget.ifPresent(e -> b.budget(new PrivacyBudget(e, delta, ThreatModel.LAST_ITERATE_ONLY)));
-    return b.budgetFromPaperClaim(budgetFromPaperClaim).build();
+    PrivacyLedger ledger = b.budgetFromPaperClaim(budgetFromPaperClaim).build();
+    checkArgument(budget.isEmpty() || budgetFromPaperClaim || ledger.best(ThreatModel.LAST_ITERATE_ONLY, 0).isPresent(),
+        "a budget needs a certified bound, and this run has none (%s); stop on the paper's claim explicitly "
+            + "(budgetFromPaperClaim) or use the gradient block step", String.join("; ", ledger.notCertifiedBecause()));
+    return ledger;
   }
 
   @Override

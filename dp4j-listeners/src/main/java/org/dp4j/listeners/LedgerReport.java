@@ -39,14 +39,19 @@ public final class LedgerReport {
 
   /** The ledger as a JSON-ready map; callers may add their own fields (accuracy, hyperparameters). */
   public static Map<String, Object> toMap(PrivacyLedger ledger) {
+    return toMap(ledger, ledger.claimedThreatModel());
+  }
+
+  /** The ledger as a JSON-ready map whose {@code epsilon} is for the threat model {@code claimed}. */
+  public static Map<String, Object> toMap(PrivacyLedger ledger, ThreatModel claimed) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("dp4jVersion", Dp4jVersion.get());
     m.put("delta", ledger.delta());
-    Optional<PrivacyGuarantee> certified = certifiedEpsilon(ledger);
-    Optional<String> notCertified = notCertifiedBecause(ledger);
+    Optional<PrivacyGuarantee> certified = certifiedEpsilon(ledger, claimed);
+    Optional<String> notCertified = notCertifiedBecause(ledger, claimed);
     m.put("certified", notCertified.isEmpty());
     m.put("epsilon", notCertified.isEmpty() ? certified.get().epsilon() : null);
-    m.put("epsilonThreatModel", ledger.claimedThreatModel().description());
+    m.put("epsilonThreatModel", claimed.description());
     m.put("epsilonAccountant", notCertified.isEmpty() ? certified.get().accountant() : null);
     m.put("notCertifiedBecause", notCertified.orElse(null));
     ledger.budget().ifPresent(b -> {
@@ -101,7 +106,11 @@ public final class LedgerReport {
    * row was closed); empty if no certified accountant covers that threat model.
    */
   public static Optional<PrivacyGuarantee> certifiedEpsilon(PrivacyLedger ledger) {
-    ThreatModel claimed = ledger.claimedThreatModel();
+    return certifiedEpsilon(ledger, ledger.claimedThreatModel());
+  }
+
+  /** The best certified bound for {@code claimed} (see {@link #certifiedEpsilon(PrivacyLedger)}). */
+  public static Optional<PrivacyGuarantee> certifiedEpsilon(PrivacyLedger ledger, ThreatModel claimed) {
     if (ledger.rows().isEmpty()) {
       return ledger.best(claimed, 0);
     }
@@ -114,8 +123,13 @@ public final class LedgerReport {
    * threat model).
    */
   public static Optional<String> notCertifiedBecause(PrivacyLedger ledger) {
-    Optional<PrivacyGuarantee> g = certifiedEpsilon(ledger);
-    String tm = ledger.claimedThreatModel().description();
+    return notCertifiedBecause(ledger, ledger.claimedThreatModel());
+  }
+
+  /** Why the report has no certified ε for {@code claimed}, in one line; empty if it has one. */
+  public static Optional<String> notCertifiedBecause(PrivacyLedger ledger, ThreatModel claimed) {
+    Optional<PrivacyGuarantee> g = certifiedEpsilon(ledger, claimed);
+    String tm = claimed.description();
     if (g.isPresent() && g.get().isFinite()) {
       return Optional.empty();
     }

@@ -52,10 +52,14 @@ public final class DpMbcdStepAccountant implements RdpStepAccountant {
     this.scheduleDescription = checkNotNull(scheduleDescription, "scheduleDescription");
   }
 
+  /** {@value DpMbcdAccountant#NAME}, or {@value #PAPER_CLAIM_NAME} for an uncertified (PAPER-mode) configuration. */
   @Override
   public String name() {
-    return DpMbcdAccountant.NAME;
+    return notCertifiedBecause().isPresent() ? PAPER_CLAIM_NAME : DpMbcdAccountant.NAME;
   }
+
+  /** The name of the accountant when it reproduces the paper's uncertified accounting. */
+  public static final String PAPER_CLAIM_NAME = DpMbcdAccountant.NAME + "-paper-claim";
 
   @Override
   public String theorem() {
