@@ -181,6 +181,8 @@ final class DpMbcdTrainRun {
       e.put("epoch", row.epoch());
       e.put("epsilon", epsilon);
       e.put("certified", epsilon != null);
+      e.put("notCertifiedBecause", epsilon != null ? null
+          : LedgerReport.notCertifiedBecause(trainer.ledger()).orElse("no certified bound"));
       e.put("epsilonHiddenState", finite(row.hiddenState()));
       e.put("epsilonComposition", finite(row.composition()));
       e.put("epsilonPaperClaim", claim);
