@@ -246,7 +246,8 @@ public final class LedgerReport {
     } else {
       sb.append("  only the last iterate released: no hidden-state theorem applies")
           .append(ledger.hiddenStateVoidedBecause().map(r -> " (voided: " + r + ")").orElse(""))
-          .append("; the composition bound above holds\n");
+          .append(last.composition().isPresent() ? "; the composition bound above holds\n"
+              : "; no certified composition bound either\n");
     }
     last.paperClaim().ifPresent(g -> sb.append("  paper's claim, NOT a guarantee (").append(
         String.join("; ", ledger.notCertifiedBecause())).append("): ").append(g.summary()).append('\n'));
