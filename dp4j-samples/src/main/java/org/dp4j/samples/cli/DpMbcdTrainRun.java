@@ -186,10 +186,10 @@ final class DpMbcdTrainRun {
       e.put("epsilonHiddenState", finite(row.hiddenState()));
       e.put("epsilonComposition", finite(row.composition()));
       e.put("epsilonPaperClaim", claim);
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "epoch %d/%d: epsilon %s (certified, %s) "
-              + "| paper's claim %s (NOT certified) at delta %s (only the last iterate released, replace-one), %d "
-              + "updates", row.epoch(), k, format(epsilon), row.lastIterate().map(PrivacyGuarantee::accountant)
-              .orElse("no certified bound"), format(claim), c.delta, row.steps()));
+      String certified = row.lastIterate().map(g -> "certified, " + g.accountant()).orElse("NOT certified");
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "epoch %d/%d: epsilon %s (%s) | paper's "
+              + "claim %s (NOT certified) at delta %s (only the last iterate released, replace-one), %d updates",
+          row.epoch(), k, format(epsilon), certified, format(claim), c.delta, row.steps()));
       if (o.accuracyEachEpoch || trainer.stopReason().isPresent()) {
         accuracy = TrainCommand.accuracy(trainer.releasedNetwork(), testSet);
         e.put("testAccuracy", accuracy);
