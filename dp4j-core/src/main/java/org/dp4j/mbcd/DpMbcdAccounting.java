@@ -109,6 +109,10 @@ public final class DpMbcdAccounting {
         .batchSize(m.batchSize()).stepSize(paper ? m.learningRate() : m.meanLearningRate())
         .noiseTemperature(paper ? m.noiseSchedule() : m.meanNoiseSchedule()).mode(mode)
         .batchSums(paper && m.batchReduction() == BatchReduction.SUM);
+    if (m.blockStepRule() == BlockStepRule.PROXIMAL_POINT) {
+      b.notCertified("the proximal-point block step applies a data-dependent map to unclipped sums, so it has no "
+          + "certified sensitivity: neither SAFE hidden-state nor composition accounting covers it (digest 003 P6, P10)");
+    }
     int last = m.numReleasedBlocks() - 1;
     for (int d = 0; d <= last; d++) {
       double rho = m.activationNormBound(d);

@@ -145,6 +145,10 @@ public final class LedgerReport {
   /** Why the ε fields have the values they have, in one sentence (they often coincide). */
   static String explain(LedgerRow last, PrivacyLedger ledger) {
     String comp = last.composition().map(PrivacyGuarantee::accountant).orElse("none");
+    if (last.hiddenState().isEmpty() && last.composition().isEmpty()) {
+      return "no certified bound: epsilonComposition, epsilonHiddenState and epsilonLastIterate are null"
+          + (last.paperClaim().isPresent() ? "; epsilonPaperClaim is a paper's claim, not a guarantee" : "");
+    }
     if (last.hiddenState().isEmpty()) {
       return "epsilonLastIterate equals epsilonComposition (" + comp + "): "
           + ledger.hiddenStateVoidedBecause().map(r -> "hidden-state bounds were voided (" + r + ")")

@@ -99,15 +99,16 @@ public final class DpMbcdConfig {
    * Builder#notCertified}); empty for a SAFE configuration of a covered mechanism.
    */
   public Optional<String> notCertifiedBecause() {
-    if (notCertifiedBecause != null) {
-      return Optional.of(notCertifiedBecause);
-    }
+    List<String> reasons = new ArrayList<>();
     if (mode == DpMbcdMode.PAPER) {
-      return Optional.of("PAPER mode reproduces Chen & Liu's accounting (contraction exponent −1/L_T²"
+      reasons.add("PAPER mode reproduces Chen & Liu's accounting (contraction exponent −1/L_T²"
           + (batchSums ? ", batch sums accounted as means" : "") + ", the paper's constants), which is not a"
           + " proven bound (digest 003 P5–P7)");
     }
-    return Optional.empty();
+    if (notCertifiedBecause != null) {
+      reasons.add(notCertifiedBecause);
+    }
+    return reasons.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", reasons));
   }
 
   /** Builder; the names follow the paper's symbols. */
@@ -126,7 +127,8 @@ public final class DpMbcdConfig {
 
     /**
      * Marks the configuration as the accounting of a mechanism the theorem does not cover (e.g. DP-NMF's
-     * curvature-scaled steps), kept to reproduce a paper: its bound is reported as the paper's claim, never as ε.
+     * curvature-scaled steps, DP-MBCD's proximal-point step), kept to reproduce a paper: its bound is reported as the
+     * paper's claim, never as ε. The reason is added to PAPER mode's own.
      */
     public Builder notCertified(String reason) {
       checkArgument(reason != null && !reason.isBlank(), "a reason is required, was '%s'", reason);
