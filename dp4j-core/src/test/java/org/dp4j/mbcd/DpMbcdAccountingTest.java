@@ -194,4 +194,25 @@ class DpMbcdAccountingTest {
         .blocks(new long[] {1}, new double[] {1}).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shuffle-once");
   }
+
+  @Test
+  void theProximalPointStepHasNoCertifiedBoundAndABudgetNeedsAnExplicitRequestToStopOnThePapersClaim() {
+    DpMbcdAccounting paper = DpMbcdAccounting.builder().mode(DpMbcdMode.PAPER).orders(ALPHA_2_10).budget(50).build();
+    assertThatThrownBy(() -> tiny(2, paper).blockStepRule(BlockStepRule.PROXIMAL_POINT).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a budget needs a certified bound")
+        .hasMessageContaining("proximal-point");
+    DpMbcdAccounting fromClaim = DpMbcdAccounting.builder().mode(DpMbcdMode.PAPER).orders(ALPHA_2_10).budget(50)
+        .budgetFromPaperClaim(true).build();
+    DpMbcdTrainer t = tiny(2, fromClaim).blockStepRule(BlockStepRule.PROXIMAL_POINT).build();
+    assertThat(fromClaim.composition(t.mechanism())).isEmpty();
+    assertThat(t.ledger().budgetFromPaperClaim()).isTrue();
+    t.fit();
+    LedgerRow last = t.ledger().rows().get(1);
+    assertThat(last.lastIterate()).isEmpty();
+    assertThat(last.composition()).isEmpty();
+    assertThat(last.paperClaim()).isPresent();
+    // the gradient step in PAPER mode does have a certified bound (composition), so its budget needs no request
+    assertThat(DpMbcdAccounting.builder().mode(DpMbcdMode.PAPER).build().composition(
+        tiny(2, paper).build().mechanism())).isPresent();
+  }
 }
