@@ -11,6 +11,7 @@ import org.dp4j.accounting.hiddenstate.DpMbcdAccountant;
 import org.dp4j.accounting.hiddenstate.DpMbcdConfig;
 import org.dp4j.accounting.hiddenstate.DpMbcdMode;
 import org.dp4j.accounting.hiddenstate.DpMbcdStepAccountant;
+import org.dp4j.accounting.ledger.BlockGaussianCompositionStepAccountant;
 import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.sampling.SamplingCompatibility;
@@ -41,6 +42,7 @@ public final class DpMbcdAccounting {
   private final Optional<Double> budget;
   private final Orders orders;
   private final RdpConversion conversion;
+  private final boolean budgetFromPaperClaim;
 
   private DpMbcdAccounting(Builder b) {
     this.mode = b.mode;
@@ -48,6 +50,7 @@ public final class DpMbcdAccounting {
     this.budget = Optional.ofNullable(b.budget);
     this.orders = b.orders;
     this.conversion = b.conversion;
+    this.budgetFromPaperClaim = b.budgetFromPaperClaim;
   }
 
   public static Builder builder() {
@@ -80,9 +83,15 @@ public final class DpMbcdAccounting {
     return conversion;
   }
 
+  /** Whether the budget stops on the paper's claim instead of a certified bound (only on request). */
+  public boolean budgetFromPaperClaim() {
+    return budgetFromPaperClaim;
+  }
+
   /** The same accounting in another mode (e.g. to show the paper's ε next to the safe one). */
   public DpMbcdAccounting withMode(DpMbcdMode other) {
-    Builder b = builder().mode(other).delta(delta).orders(orders).conversion(conversion);
+    Builder b = builder().mode(other).delta(delta).orders(orders).conversion(conversion)
+        .budgetFromPaperClaim(budgetFromPaperClaim && other == DpMbcdMode.PAPER);
     budget.ifPresent(b::budget);
     return b.build();
   }
@@ -100,6 +109,10 @@ public final class DpMbcdAccounting {
         .batchSize(m.batchSize()).stepSize(paper ? m.learningRate() : m.meanLearningRate())
         .noiseTemperature(paper ? m.noiseSchedule() : m.meanNoiseSchedule()).mode(mode)
         .batchSums(paper && m.batchReduction() == BatchReduction.SUM);
+    if (m.blockStepRule() == BlockStepRule.PROXIMAL_POINT) {
+      b.notCertified("the proximal-point block step applies a data-dependent map to unclipped sums, so it has no "
+          + "certified sensitivity: neither SAFE hidden-state nor composition accounting covers it (digest 003 P6, P10)");
+    }
     int last = m.numReleasedBlocks() - 1;
     for (int d = 0; d <= last; d++) {
       double rho = m.activationNormBound(d);
@@ -127,9 +140,12 @@ public final class DpMbcdAccounting {
   public DpMbcdConfig itemFactors(DpNmfMechanism m) {
     checkNotNull(m, "mechanism");
     checkArgument(mode == DpMbcdMode.SAFE, "DP-NMF is accounted in SAFE mode only, was %s", mode);
-    return DpMbcdConfig.builder().datasetSize((long) m.numBatchesPerEpoch() * m.batchSize())
-        .batchSize(m.batchSize()).stepSize(m.learningRate()).noiseTemperature(m.noiseSchedule())
-        .block("Y", 1.0, 1.0, m.gradientSensitivity(), m.stepRule() == NmfStepRule.FIXED
+    DpMbcdConfig.Builder b = DpMbcdConfig.builder().datasetSize((long) m.numBatchesPerEpoch() * m.batchSize())
+        .batchSize(m.batchSize()).stepSize(m.learningRate()).noiseTemperature(m.noiseSchedule());
+    if (m.stepRule() == NmfStepRule.CURVATURE_SCALED) {
+      b.notCertified(CURVATURE_SCALED_NOT_COVERED);
+    }
+    return b.block("Y", 1.0, 1.0, m.gradientSensitivity(), m.stepRule() == NmfStepRule.FIXED
             ? "block Y: L_F = 1 asserted (the projected gradient step on the convex Y-block is non-expansive if"
                 + " η·‖X_BᵀX_B/b‖₂ ≤ 2, not checked by the code), L_T = 1 (projection onto Y ≥ 0), S_g = 2C"
                 + " (per-user clipping)"
@@ -138,6 +154,81 @@ public final class DpMbcdAccounting {
         .build();
   }
 
+  /** The SAFE accountant's configuration of the run, if SAFE accounting covers it (not the proximal-point step). */
+  private Optional<DpMbcdConfig> safeConfig(DpMbcdMechanism m) {
+    try {
+      return Optional.of(withMode(DpMbcdMode.SAFE).config(m));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The composition bound of the run's released block steps (every iterate released, replace-one; {@link
+   * BlockGaussianCompositionStepAccountant}): each block W_d takes a step η on the batch mean of per-example
+   * gradients bounded by C (mean parameterisation), so one replaced record moves the update by at most η·2C/b,
+   * under noise N(0, 2η·o(k, j)·I). Empty for the proximal-point step, whose data-dependent map of unclipped sums
+   * has no certified sensitivity (digest 003 P6, P10).
+   */
+  public Optional<BlockGaussianCompositionStepAccountant> composition(DpMbcdMechanism m) {
+    checkNotNull(m, "mechanism");
+    if (m.blockStepRule() != BlockStepRule.GRADIENT) {
+      return Optional.empty();
+    }
+    double eta = m.meanLearningRate();
+    BlockGaussianCompositionStepAccountant.Builder b = BlockGaussianCompositionStepAccountant.builder()
+        .partition(m.examplesUsed(), m.batchSize()).epochs(m.epochs()).stepSize(eta)
+        .noiseSchedule(m.meanNoiseSchedule(), m.scheduleDescription()
+            + (m.batchReduction() == BatchReduction.SUM ? " (divided by b: batch-mean parameterisation)" : ""))
+        .orders(orders);
+    String derivation = String.format("step η = %s on the batch mean of b = %d per-example gradients bounded by "
+        + "C = %s: Δ = η·2C/b", eta, m.batchSize(), m.clipNorm());
+    for (int d = 0; d < m.numReleasedBlocks(); d++) {
+      b.block("W" + d, eta * m.gradientSensitivity() / m.batchSize(), derivation);
+    }
+    return Optional.of(b.build());
+  }
+
+  /**
+   * The composition bound of DP-NMF's released item factors Y (every iterate of Y released, replace-one user; the
+   * rows X_i stay with their users, as for {@link #itemFactors}): per batch Y moves by s·ḡ with ḡ the mean of
+   * per-user gradients clipped to C and noise N(0, 2η·o·I). FIXED steps s = η: Δ = η·2C/b. CURVATURE_SCALED steps
+   * s = η·min(1, κ/‖X_BᵀX_B/b‖₂) ≤ η depend on the batch, so only ‖s·ḡ − s'·ḡ'‖ ≤ 2ηC is certified: Δ = 2ηC.
+   */
+  public BlockGaussianCompositionStepAccountant composition(DpNmfMechanism m) {
+    checkNotNull(m, "mechanism");
+    boolean fixed = m.stepRule() == NmfStepRule.FIXED;
+    double eta = m.learningRate();
+    return BlockGaussianCompositionStepAccountant.builder()
+        .partition(m.numBatchesPerEpoch() * m.batchSize(), m.batchSize()).epochs(m.epochs()).stepSize(eta)
+        .noiseSchedule(m.noiseSchedule(), m.scheduleDescription()).orders(orders)
+        .block("Y", fixed ? eta * m.gradientSensitivity() / m.batchSize() : eta * m.gradientSensitivity(), fixed
+            ? String.format("step η = %s on the mean of b = %d per-user gradients clipped to C = %s: Δ = η·2C/b",
+                eta, m.batchSize(), m.clipNorm())
+            : String.format("curvature-scaled step s ≤ η = %s depends on the batch; ‖s·ḡ‖ ≤ ηC with ḡ the mean of "
+                + "per-user gradients clipped to C = %s: Δ = 2ηC", eta, m.clipNorm()))
+        .build();
+  }
+
+  /**
+   * A ledger for a DP-NMF run: the hidden-state accountant of Y ({@link #itemFactors}; the paper's claim for
+   * curvature-scaled steps) and the composition bound of Y ({@link #composition(DpNmfMechanism)}). Step it once per
+   * batch.
+   */
+  public PrivacyLedger ledger(DpNmfMechanism m) {
+    DpMbcdConfig config = itemFactors(m);
+    PrivacyLedger.Builder b = PrivacyLedger.builder()
+        .accountant(new DpMbcdStepAccountant(config, orders, m.scheduleDescription()))
+        .accountant(composition(m))
+        .delta(delta).conversion(conversion);
+    budget.ifPresent(e -> b.budget(new PrivacyBudget(e, delta, ThreatModel.LAST_ITERATE_ONLY)));
+    return b.budgetFromPaperClaim(budgetFromPaperClaim).build();
+  }
+
+  static final String CURVATURE_SCALED_NOT_COVERED = "DP-NMF's curvature-scaled steps η·min(1, κ/‖H‖₂) depend on "
+      + "the batch, which the hidden-state theorem does not cover (digest 003 P9); use fixed steps for a certified "
+      + "hidden-state bound";
+
   /** A one-shot accountant (e.g. for a side-by-side mode comparison); step it once per batch. */
   public DpMbcdAccountant accountant(DpMbcdMechanism m) {
     return new DpMbcdAccountant(config(m));
@@ -145,7 +236,10 @@ public final class DpMbcdAccounting {
 
   /**
    * A fresh ledger for the run, after checking that the trainer's batches are the shuffle-once fixed
-   * partition the theorem assumes, with the accountant's b and n (digest 003 §2.4, P11, P12).
+   * partition the theorem assumes, with the accountant's b and n (digest 003 §2.4, P11, P12). Its accountants: the
+   * hidden-state accountant in this mode; the composition bound of the clipped block steps ({@link
+   * #composition(DpMbcdMechanism)}, if the step rule has one); in PAPER mode (the paper's claim, not certified) also
+   * the SAFE hidden-state accountant where it covers the run, so that the ledger's ε is a guarantee.
    */
   public PrivacyLedger ledger(DpMbcdMechanism m) {
     DpMbcdConfig config = config(m);
@@ -154,14 +248,25 @@ public final class DpMbcdAccounting {
     PrivacyLedger.Builder b = PrivacyLedger.builder()
         .accountant(new DpMbcdStepAccountant(config, orders, m.scheduleDescription()))
         .delta(delta).conversion(conversion);
+    composition(m).ifPresent(b::accountant);
+    if (mode == DpMbcdMode.PAPER) {
+      // the paper's claim is not a guarantee: SAFE accounting of the same run, where it exists, is
+      safeConfig(m).ifPresent(safe -> b.accountant(new DpMbcdStepAccountant(safe, orders, m.scheduleDescription())));
+    }
     budget.ifPresent(e -> b.budget(new PrivacyBudget(e, delta, ThreatModel.LAST_ITERATE_ONLY)));
-    return b.build();
+    PrivacyLedger ledger = b.budgetFromPaperClaim(budgetFromPaperClaim).build();
+    checkArgument(budget.isEmpty() || budgetFromPaperClaim || ledger.best(ThreatModel.LAST_ITERATE_ONLY, 0).isPresent(),
+        "a budget needs a certified bound, and this run has none (%s); stop on the paper's claim explicitly "
+            + "(budgetFromPaperClaim) or use the gradient block step", String.join("; ", ledger.notCertifiedBecause()));
+    return ledger;
   }
 
   @Override
   public String toString() {
     return "DP-MBCD accounting: mode " + mode + ", delta " + delta
-        + budget.map(e -> ", budget epsilon " + e).orElse("") + ", " + conversion + " conversion";
+        + budget.map(e -> ", budget epsilon " + e).orElse("")
+        + (budgetFromPaperClaim ? " (stops on the paper's claim, not on a certified bound)" : "") + ", "
+        + conversion + " conversion";
   }
 
   /** Builder; every field has a default. */
@@ -171,8 +276,18 @@ public final class DpMbcdAccounting {
     private Double budget;
     private Orders orders = Orders.DEFAULT;
     private RdpConversion conversion = RdpConversion.IMPROVED;
+    private boolean budgetFromPaperClaim;
 
     private Builder() {}
+
+    /**
+     * Stop the budget on the paper's claim (PAPER mode's uncertified ε) instead of the best certified bound; only to
+     * reproduce the paper's runs. Needs a budget; the report states it.
+     */
+    public Builder budgetFromPaperClaim(boolean fromPaperClaim) {
+      this.budgetFromPaperClaim = fromPaperClaim;
+      return this;
+    }
 
     /** SAFE (default, constants certified from the code) or PAPER (the paper's constants). */
     public Builder mode(DpMbcdMode mode) {

@@ -106,20 +106,29 @@ class DpMbcdAccountingTest {
       List<LedgerRow> rows = t.ledger().rows();
       assertThat(rows).extracting(LedgerRow::epoch).containsExactly(1, 2);
       assertThat(rows).extracting(LedgerRow::steps).containsExactly(2L, 4L);
-      var first = rows.get(0).hiddenState().orElseThrow();
-      var second = rows.get(1).hiddenState().orElseThrow();
+      // PAPER mode is the paper's claim: never a hidden-state guarantee, reported on its own
+      boolean paper = mode == DpMbcdMode.PAPER;
+      var first = (paper ? rows.get(0).paperClaim() : rows.get(0).hiddenState()).orElseThrow();
+      var second = (paper ? rows.get(1).paperClaim() : rows.get(1).hiddenState()).orElseThrow();
+      // in PAPER mode the certified hidden-state bound is the SAFE accountant's, held alongside the paper's claim
+      assertThat(rows.get(1).hiddenState().orElseThrow().accountant()).isEqualTo(DpMbcdAccountant.NAME);
+      assertThat(rows.get(1).paperClaim().isPresent()).isEqualTo(paper);
       // §5.2: ε_1(2) = 0.9631651262; ε_2(2) = 1.6750161037, ε_2(10) = 9.8886176436
       assertThat(first.rdp().value(0)).as(mode.name()).isCloseTo(0.9631651262, within(1e-9));
       assertThat(second.rdp().value(0)).as(mode.name()).isCloseTo(1.6750161037, within(1e-9));
       assertThat(second.rdp().value(1)).as(mode.name()).isCloseTo(9.8886176436, within(1e-9));
       assertThat(second.threatModel()).isEqualTo(ThreatModel.LAST_ITERATE_ONLY);
       assertThat(second.relation()).isEqualTo(NeighbouringRelation.REPLACE_ONE);
-      assertThat(rows.get(0).composition()).isEmpty();
+      // composition of the clipped block steps, by hand: one step per epoch reads the record, Δ = η·2C/b =
+      // 0.1·1/2 = 0.05 under σ² = 2η·o = 0.002: RDP α·Δ²/(2σ²) = 0.625·α per epoch, in both modes
+      assertThat(rows.get(0).composition().orElseThrow().rdp().value(0)).isCloseTo(2 * 0.625, within(1e-12));
+      assertThat(rows.get(1).composition().orElseThrow().rdp().value(1)).isCloseTo(2 * 10 * 0.625, within(1e-12));
       // §5.1: LSI constant after 2 and 4 steps: 1/c = 0.00362 and 0.005995082
-      assertThat(rows.get(0).lsiConstants().values()).singleElement()
-          .satisfies(c -> assertThat(c).isCloseTo(1 / 0.00362, within(1e-6)));
-      assertThat(rows.get(1).lsiConstants().values()).singleElement()
-          .satisfies(c -> assertThat(c).isCloseTo(1 / 0.005995082, within(1e-6)));
+      // (here the SAFE constants equal the paper's, so a PAPER ledger's two accountants agree)
+      assertThat(rows.get(0).lsiConstants().values()).hasSize(paper ? 2 : 1)
+          .allSatisfy(c -> assertThat(c).isCloseTo(1 / 0.00362, within(1e-6)));
+      assertThat(rows.get(1).lsiConstants().values()).hasSize(paper ? 2 : 1)
+          .allSatisfy(c -> assertThat(c).isCloseTo(1 / 0.005995082, within(1e-6)));
     }
   }
 
@@ -184,5 +193,26 @@ class DpMbcdAccountingTest {
         .clipNorm(1).noiseSchedule(NoiseTemperatureSchedule.constant(0.1))
         .blocks(new long[] {1}, new double[] {1}).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shuffle-once");
+  }
+
+  @Test
+  void theProximalPointStepHasNoCertifiedBoundAndABudgetNeedsAnExplicitRequestToStopOnThePapersClaim() {
+    DpMbcdAccounting paper = DpMbcdAccounting.builder().mode(DpMbcdMode.PAPER).orders(ALPHA_2_10).budget(50).build();
+    assertThatThrownBy(() -> tiny(2, paper).blockStepRule(BlockStepRule.PROXIMAL_POINT).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a budget needs a certified bound")
+        .hasMessageContaining("proximal-point");
+    DpMbcdAccounting fromClaim = DpMbcdAccounting.builder().mode(DpMbcdMode.PAPER).orders(ALPHA_2_10).budget(50)
+        .budgetFromPaperClaim(true).build();
+    DpMbcdTrainer t = tiny(2, fromClaim).blockStepRule(BlockStepRule.PROXIMAL_POINT).build();
+    assertThat(fromClaim.composition(t.mechanism())).isEmpty();
+    assertThat(t.ledger().budgetFromPaperClaim()).isTrue();
+    t.fit();
+    LedgerRow last = t.ledger().rows().get(1);
+    assertThat(last.lastIterate()).isEmpty();
+    assertThat(last.composition()).isEmpty();
+    assertThat(last.paperClaim()).isPresent();
+    // the gradient step in PAPER mode does have a certified bound (composition), so its budget needs no request
+    assertThat(DpMbcdAccounting.builder().mode(DpMbcdMode.PAPER).build().composition(
+        tiny(2, paper).build().mechanism())).isPresent();
   }
 }

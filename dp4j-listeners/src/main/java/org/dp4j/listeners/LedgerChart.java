@@ -24,6 +24,8 @@ import org.dp4j.io.AtomicFiles;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.Styler;
 
 /**
@@ -66,12 +68,17 @@ public final class LedgerChart {
 
   static XYChart epsilonChart(PrivacyLedger ledger, String title) {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(PANEL_HEIGHT)
-        .title(title + String.format(" — epsilon at delta = %.0e", ledger.delta()))
+        .title(title + String.format(" — epsilon at delta = %.0e", ledger.delta())
+            + (LedgerReport.notCertifiedBecause(ledger).isPresent() ? " — NOT CERTIFIED" : ""))
         .xAxisTitle("epoch").yAxisTitle("epsilon").build();
     style(chart);
     chart.getStyler().setYAxisMin(0.0); // ε starts at 0: a truncated axis exaggerates growth
     addSeries(chart, "composition (all iterates released)", ledger.rows(), LedgerRow::composition);
     addSeries(chart, "hidden state (only last iterate released)", ledger.rows(), LedgerRow::hiddenState);
+    XYSeries claim = addSeries(chart, "paper's claim — NOT certified", ledger.rows(), LedgerRow::paperClaim);
+    if (claim != null) {
+      claim.setLineStyle(SeriesLines.DASH_DASH);
+    }
     ledger.budget().ifPresent(b -> {
       List<Double> xs = new ArrayList<>();
       List<Double> ys = new ArrayList<>();
@@ -112,7 +119,8 @@ public final class LedgerChart {
     return chart.getSeriesMap().isEmpty() ? Optional.empty() : Optional.of(chart);
   }
 
-  private static void addSeries(XYChart chart, String name, List<LedgerRow> rows,
+  /** The series, or null if no row has a finite bound. */
+  private static XYSeries addSeries(XYChart chart, String name, List<LedgerRow> rows,
       Function<LedgerRow, Optional<PrivacyGuarantee>> bound) {
     List<Double> xs = new ArrayList<>();
     List<Double> ys = new ArrayList<>();
@@ -122,9 +130,7 @@ public final class LedgerChart {
         ys.add(g.epsilon());
       });
     }
-    if (!xs.isEmpty()) {
-      chart.addSeries(name, xs, ys);
-    }
+    return xs.isEmpty() ? null : chart.addSeries(name, xs, ys);
   }
 
   private static void style(XYChart chart) {

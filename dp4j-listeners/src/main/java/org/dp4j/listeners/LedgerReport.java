@@ -24,7 +24,12 @@ import org.dp4j.io.AtomicFiles;
 /**
  * Writes a {@link PrivacyLedger} as JSON (one object, a {@code ledger} array of per-epoch rows), as CSV
  * (one row per epoch) and as a short human summary. ε values that do not exist (no hidden-state
- * theorem applies) are JSON {@code null} / an empty CSV cell, never NaN. Files are replaced atomically
+ * theorem applies) are JSON {@code null} / an empty CSV cell, never NaN.
+ *
+ * <p>{@code epsilon} is always a guarantee: the best certified bound for the threat model the run claims ({@link
+ * PrivacyLedger#claimedThreatModel}), or null with {@code "certified": false} and a one-line reason ({@code
+ * notCertifiedBecause}, also the first line of {@link #summary}). A bound that only reproduces a paper's uncertified
+ * accounting is reported as {@code epsilonPaperClaim}, never as {@code epsilon}. Files are replaced atomically
  * ({@link AtomicFiles}): a crash while writing leaves the previous file, never a truncated one.
  */
 public final class LedgerReport {
@@ -34,16 +39,32 @@ public final class LedgerReport {
 
   /** The ledger as a JSON-ready map; callers may add their own fields (accuracy, hyperparameters). */
   public static Map<String, Object> toMap(PrivacyLedger ledger) {
+    return toMap(ledger, ledger.claimedThreatModel());
+  }
+
+  /** The ledger as a JSON-ready map whose {@code epsilon} is for the threat model {@code claimed}. */
+  public static Map<String, Object> toMap(PrivacyLedger ledger, ThreatModel claimed) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("dp4jVersion", Dp4jVersion.get());
     m.put("delta", ledger.delta());
+    Optional<PrivacyGuarantee> certified = certifiedEpsilon(ledger, claimed);
+    Optional<String> notCertified = notCertifiedBecause(ledger, claimed);
+    m.put("certified", notCertified.isEmpty());
+    m.put("epsilon", notCertified.isEmpty() ? certified.get().epsilon() : null);
+    m.put("epsilonThreatModel", claimed.description());
+    m.put("epsilonAccountant", notCertified.isEmpty() ? certified.get().accountant() : null);
+    m.put("notCertifiedBecause", notCertified.orElse(null));
     ledger.budget().ifPresent(b -> {
       Map<String, Object> budget = new LinkedHashMap<>();
       budget.put("epsilon", b.epsilon());
       budget.put("delta", b.delta());
       budget.put("threatModel", b.threatModel().description());
+      budget.put("stopsOn", ledger.budgetFromPaperClaim()
+          ? "the paper's claim (epsilonPaperClaim), NOT a certified bound: requested explicitly"
+          : "the best certified bound");
       m.put("budget", budget);
     });
+    m.put("budgetFromPaperClaim", ledger.budgetFromPaperClaim());
     m.put("steps", ledger.steps());
     m.put("epochsCompleted", ledger.epochsCompleted());
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -54,6 +75,9 @@ public final class LedgerReport {
     m.put("epsilonComposition", last == null ? null : epsilon(last.composition()));
     m.put("epsilonHiddenState", last == null ? null : epsilon(last.hiddenState()));
     m.put("epsilonLastIterate", last == null ? null : epsilon(last.lastIterate()));
+    m.put("epsilonPaperClaim", last == null ? null : epsilon(last.paperClaim()));
+    m.put("paperClaimNotCertifiedBecause", ledger.notCertifiedBecause().isEmpty() ? null
+        : String.join("; ", ledger.notCertifiedBecause()));
     m.put("epsilonByAccountant", epsilonByAccountant(ledger));
     m.put("epsilonExplained", last == null ? "no epoch recorded" : explain(last, ledger));
     m.put("hiddenStateVoidedBecause", ledger.hiddenStateVoidedBecause().orElse(null));
@@ -70,14 +94,61 @@ public final class LedgerReport {
     Map<String, Double> m = new LinkedHashMap<>();
     for (StepAccountant a : ledger.accountants()) {
       PrivacyGuarantee g = a.guaranteeAfter(0, ledger.delta(), ledger.conversion());
-      m.put(a.name() + " (" + a.threatModel().description() + ")", g.isFinite() ? g.epsilon() : null);
+      m.put(a.name() + " (" + a.threatModel().description() + ")"
+          + (a.notCertifiedBecause().isPresent() ? " [paper's claim, not certified]" : ""),
+          g.isFinite() ? g.epsilon() : null);
     }
     return m;
+  }
+
+  /**
+   * The best certified bound for the run's claimed threat model after its last row (after its steps so far if no
+   * row was closed); empty if no certified accountant covers that threat model.
+   */
+  public static Optional<PrivacyGuarantee> certifiedEpsilon(PrivacyLedger ledger) {
+    return certifiedEpsilon(ledger, ledger.claimedThreatModel());
+  }
+
+  /** The best certified bound for {@code claimed} (see {@link #certifiedEpsilon(PrivacyLedger)}). */
+  public static Optional<PrivacyGuarantee> certifiedEpsilon(PrivacyLedger ledger, ThreatModel claimed) {
+    if (ledger.rows().isEmpty()) {
+      return ledger.best(claimed, 0);
+    }
+    LedgerRow last = ledger.rows().get(ledger.rows().size() - 1);
+    return claimed == ThreatModel.ALL_ITERATES_RELEASED ? last.composition() : last.lastIterate();
+  }
+
+  /**
+   * Why the report has no certified ε, in one line; empty if it has one (a finite certified bound for the claimed
+   * threat model).
+   */
+  public static Optional<String> notCertifiedBecause(PrivacyLedger ledger) {
+    return notCertifiedBecause(ledger, ledger.claimedThreatModel());
+  }
+
+  /** Why the report has no certified ε for {@code claimed}, in one line; empty if it has one. */
+  public static Optional<String> notCertifiedBecause(PrivacyLedger ledger, ThreatModel claimed) {
+    Optional<PrivacyGuarantee> g = certifiedEpsilon(ledger, claimed);
+    String tm = claimed.description();
+    if (g.isPresent() && g.get().isFinite()) {
+      return Optional.empty();
+    }
+    if (g.isPresent()) {
+      return Optional.of("NOT CERTIFIED: the certified bound for '" + tm + "' (" + g.get().accountant()
+          + ") is unbounded (+∞)");
+    }
+    List<String> paper = ledger.notCertifiedBecause();
+    return Optional.of("NOT CERTIFIED: no certified accountant covers '" + tm + "' for this run"
+        + (paper.isEmpty() ? "" : "; its only bound is a paper's claim (epsilonPaperClaim): " + String.join("; ", paper)));
   }
 
   /** Why the ε fields have the values they have, in one sentence (they often coincide). */
   static String explain(LedgerRow last, PrivacyLedger ledger) {
     String comp = last.composition().map(PrivacyGuarantee::accountant).orElse("none");
+    if (last.hiddenState().isEmpty() && last.composition().isEmpty()) {
+      return "no certified bound: epsilonComposition, epsilonHiddenState and epsilonLastIterate are null"
+          + (last.paperClaim().isPresent() ? "; epsilonPaperClaim is a paper's claim, not a guarantee" : "");
+    }
     if (last.hiddenState().isEmpty()) {
       return "epsilonLastIterate equals epsilonComposition (" + comp + "): "
           + ledger.hiddenStateVoidedBecause().map(r -> "hidden-state bounds were voided (" + r + ")")
@@ -105,6 +176,7 @@ public final class LedgerReport {
     r.put("orderHiddenState", row.hiddenState().flatMap(PrivacyGuarantee::optimalOrder).orElse(null));
     r.put("hiddenStateAccountant", row.hiddenState().map(PrivacyGuarantee::accountant).orElse(null));
     r.put("epsilonLastIterate", epsilon(row.lastIterate()));
+    r.put("epsilonPaperClaim", epsilon(row.paperClaim()));
     r.put("lsiConstants", row.lsiConstants());
     r.put("epochContributions", row.epochContributions());
     Set<String> assumptions = new LinkedHashSet<>();
@@ -133,7 +205,7 @@ public final class LedgerReport {
     ledger.rows().forEach(r -> blocks.addAll(r.lsiConstants().keySet()));
     StringBuilder sb = new StringBuilder(
         "epoch,steps,epsilon_composition,order_composition,epsilon_hidden_state,order_hidden_state,"
-            + "epsilon_last_iterate");
+            + "epsilon_last_iterate,epsilon_paper_claim");
     blocks.forEach(b -> sb.append(",lsi_").append(b.replaceAll("[^A-Za-z0-9_]+", "_")));
     sb.append('\n');
     for (LedgerRow row : ledger.rows()) {
@@ -142,7 +214,8 @@ public final class LedgerReport {
           .append(cell(row.composition().flatMap(PrivacyGuarantee::optimalOrder).orElse(null))).append(',')
           .append(cell(epsilon(row.hiddenState()))).append(',')
           .append(cell(row.hiddenState().flatMap(PrivacyGuarantee::optimalOrder).orElse(null))).append(',')
-          .append(cell(epsilon(row.lastIterate())));
+          .append(cell(epsilon(row.lastIterate()))).append(',')
+          .append(cell(epsilon(row.paperClaim())));
       blocks.forEach(b -> sb.append(',').append(cell(row.lsiConstants().get(b))));
       sb.append('\n');
     }
@@ -157,13 +230,17 @@ public final class LedgerReport {
     return v == null || !Double.isFinite(v) ? "" : String.format(Locale.ROOT, "%.10g", v);
   }
 
-  /** One line per threat model for the latest row, e.g. for stdout at the end of training. */
+  /**
+   * One line per threat model for the latest row, e.g. for stdout at the end of training. If the run has no
+   * certified ε, the first line says so and why; a paper's claim is printed on its own line, marked as such.
+   */
   public static String summary(PrivacyLedger ledger) {
+    StringBuilder sb = new StringBuilder();
+    notCertifiedBecause(ledger).ifPresent(r -> sb.append(r).append('\n'));
     if (ledger.rows().isEmpty()) {
-      return "no epoch completed; " + ledger.steps() + " private updates accounted";
+      return sb.append("no epoch completed; ").append(ledger.steps()).append(" private updates accounted").toString();
     }
     LedgerRow last = ledger.rows().get(ledger.rows().size() - 1);
-    StringBuilder sb = new StringBuilder();
     sb.append(last.partial() ? "during epoch " : "after epoch ").append(last.epoch()).append(" (")
         .append(last.steps()).append(" private updates").append(last.partial() ? ", stopped by the budget" : "")
         .append("):\n");
@@ -173,7 +250,13 @@ public final class LedgerReport {
     } else {
       sb.append("  only the last iterate released: no hidden-state theorem applies")
           .append(ledger.hiddenStateVoidedBecause().map(r -> " (voided: " + r + ")").orElse(""))
-          .append("; the composition bound above holds\n");
+          .append(last.composition().isPresent() ? "; the composition bound above holds\n"
+              : "; no certified composition bound either\n");
+    }
+    last.paperClaim().ifPresent(g -> sb.append("  paper's claim, NOT a guarantee (").append(
+        String.join("; ", ledger.notCertifiedBecause())).append("): ").append(g.summary()).append('\n'));
+    if (ledger.budgetFromPaperClaim()) {
+      sb.append("  the budget stopped on the paper's claim, not on a certified bound (requested explicitly)\n");
     }
     ledger.warnings().forEach(w -> sb.append("  warning: ").append(w).append('\n'));
     return sb.toString().stripTrailing();

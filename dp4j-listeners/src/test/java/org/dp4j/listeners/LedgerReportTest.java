@@ -84,7 +84,14 @@ class LedgerReportTest {
     List<String> lines = Files.readAllLines(csv);
     assertThat(lines).hasSize(11);
     assertThat(lines.get(0)).startsWith("epoch,steps,epsilon_composition").endsWith("lsi_saturating_W1");
-    assertThat(lines.get(10).split(",")).hasSize(8);
+    assertThat(lines.get(10).split(",", -1)).hasSize(9);
+    assertThat(lines.get(0)).contains("epsilon_last_iterate,epsilon_paper_claim");
+    // the budget claims "only the last iterate released": epsilon is that threat model's certified bound
+    assertThat(j.get("certified").asBoolean()).isTrue();
+    assertThat(j.get("epsilon").asDouble()).isEqualTo(row.get("epsilonLastIterate").asDouble());
+    assertThat(j.get("epsilonThreatModel").asText()).isEqualTo("only the last iterate released");
+    assertThat(j.get("notCertifiedBecause").isNull()).isTrue();
+    assertThat(j.get("epsilonPaperClaim").isNull()).isTrue();
 
     assertThat(LedgerReport.summary(ledger)).contains("all iterates released", "only the last iterate released",
         "after epoch 10");
@@ -148,5 +155,54 @@ class LedgerReportTest {
     Path png = dir.resolve("c.png");
     LedgerChart.writePng(png, ledger, "composition only");
     assertThat(ImageIO.read(png.toFile()).getHeight()).isEqualTo(LedgerChart.PANEL_HEIGHT);
+  }
+
+  /** The Saturating test double, reproducing a paper's uncertified accounting. */
+  static final class PaperClaim implements RdpStepAccountant {
+    private final RdpStepAccountant inner = new Saturating();
+
+    @Override public void requireCovers(org.dp4j.sampling.SamplingPlan plan, double noiseMultiplier) { }
+    @Override public String name() { return "paper"; }
+    @Override public String mechanismDescription() { return "paper"; }
+    @Override public String theorem() { return "a paper"; }
+    @Override public ThreatModel threatModel() { return inner.threatModel(); }
+    @Override public NeighbouringRelation relation() { return inner.relation(); }
+    @Override public List<String> assumptions() { return inner.assumptions(); }
+    @Override public Orders orders() { return inner.orders(); }
+    @Override public long steps() { return inner.steps(); }
+    @Override public RdpCurve curve() { return inner.curve(); }
+    @Override public RdpCurve curveAfter(long more) { return inner.curveAfter(more); }
+    @Override public void advance(long count) { inner.advance(count); }
+    @Override public java.util.Optional<String> notCertifiedBecause() { return java.util.Optional.of("unproven"); }
+  }
+
+  @Test
+  void aLedgerWhoseOnlyBoundIsAPapersClaimHasNoEpsilon(@TempDir Path dir) throws Exception {
+    PrivacyLedger ledger = PrivacyLedger.builder().accountant(new PaperClaim()).delta(1e-5).build();
+    for (int e = 1; e <= 3; e++) {
+      for (int i = 0; i < 100; i++) {
+        ledger.tryStep();
+      }
+      ledger.closeEpoch(e);
+    }
+    Map<String, Object> map = LedgerReport.toMap(ledger);
+    assertThat(map.get("certified")).isEqualTo(false);
+    assertThat(map.get("epsilon")).isNull();
+    assertThat(map.get("epsilonLastIterate")).isNull();
+    assertThat((Double) map.get("epsilonPaperClaim")).isPositive();
+    assertThat(map.get("notCertifiedBecause").toString()).startsWith("NOT CERTIFIED: ").contains("paper: unproven");
+    assertThat(map.get("epsilonExplained").toString()).startsWith("no certified bound");
+    assertThat(LedgerReport.summary(ledger).lines().findFirst().orElseThrow()).startsWith("NOT CERTIFIED: ");
+    assertThat(LedgerReport.summary(ledger)).contains("paper's claim, NOT a guarantee");
+    Path csv = dir.resolve("p.csv");
+    LedgerReport.writeCsv(csv, ledger);
+    String[] cells = Files.readAllLines(csv).get(3).split(",", -1);
+    assertThat(cells[7]).isNotEmpty(); // epsilon_paper_claim
+    assertThat(cells[6]).isEmpty(); // epsilon_last_iterate
+    Path png = dir.resolve("p.png");
+    LedgerChart.writePng(png, ledger, "paper");
+    assertThat(LedgerChart.epsilonChart(ledger, "paper").getTitle()).endsWith("NOT CERTIFIED");
+    assertThat(LedgerChart.epsilonChart(ledger, "paper").getSeriesMap().get("paper's claim — NOT certified")
+        .getLineStyle()).isEqualTo(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
   }
 }

@@ -6,6 +6,7 @@ import static com.google.common.base.Preconditions.checkState;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.DoubleFunction;
 
 /**
@@ -33,6 +34,7 @@ public final class DpMbcdConfig {
   private final DpMbcdMode mode;
   private final boolean batchSums;
   private final List<DpMbcdBlock> blocks;
+  private final String notCertifiedBecause;
 
   private DpMbcdConfig(Builder b, List<DpMbcdBlock> blocks) {
     this.stepSize = b.stepSize;
@@ -43,6 +45,7 @@ public final class DpMbcdConfig {
     this.mode = b.mode;
     this.batchSums = b.batchSums;
     this.blocks = List.copyOf(blocks);
+    this.notCertifiedBecause = b.notCertifiedBecause;
   }
 
   public static Builder builder() {
@@ -90,6 +93,24 @@ public final class DpMbcdConfig {
     return blocks;
   }
 
+  /**
+   * Why a bound computed from this configuration is not a certified guarantee: PAPER mode (the paper's constants),
+   * or a mechanism the theorem does not cover that is accounted only to reproduce a paper ({@link
+   * Builder#notCertified}); empty for a SAFE configuration of a covered mechanism.
+   */
+  public Optional<String> notCertifiedBecause() {
+    List<String> reasons = new ArrayList<>();
+    if (mode == DpMbcdMode.PAPER) {
+      reasons.add("PAPER mode reproduces Chen & Liu's accounting (contraction exponent −1/L_T²"
+          + (batchSums ? ", batch sums accounted as means" : "") + ", the paper's constants), which is not a"
+          + " proven bound (digest 003 P5–P7)");
+    }
+    if (notCertifiedBecause != null) {
+      reasons.add(notCertifiedBecause);
+    }
+    return reasons.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", reasons));
+  }
+
   /** Builder; the names follow the paper's symbols. */
   public static final class Builder {
     private double stepSize = Double.NaN;
@@ -98,10 +119,22 @@ public final class DpMbcdConfig {
     private NoiseTemperatureSchedule noiseTemperature;
     private DpMbcdMode mode = DpMbcdMode.SAFE;
     private boolean batchSums;
+    private String notCertifiedBecause;
     private final List<DoubleFunction<DpMbcdBlock>> blockSpecs = new ArrayList<>();
     private final List<String> paperConstantBlocks = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Marks the configuration as the accounting of a mechanism the theorem does not cover (e.g. DP-NMF's
+     * curvature-scaled steps, DP-MBCD's proximal-point step), kept to reproduce a paper: its bound is reported as the
+     * paper's claim, never as ε. The reason is added to PAPER mode's own.
+     */
+    public Builder notCertified(String reason) {
+      checkArgument(reason != null && !reason.isBlank(), "a reason is required, was '%s'", reason);
+      this.notCertifiedBecause = reason;
+      return this;
+    }
 
     /** η &gt; 0, the step size of every block update. */
     public Builder stepSize(double eta) {

@@ -6,6 +6,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
@@ -51,10 +52,14 @@ public final class DpMbcdStepAccountant implements RdpStepAccountant {
     this.scheduleDescription = checkNotNull(scheduleDescription, "scheduleDescription");
   }
 
+  /** {@value DpMbcdAccountant#NAME}, or {@value #PAPER_CLAIM_NAME} for an uncertified (PAPER-mode) configuration. */
   @Override
   public String name() {
-    return DpMbcdAccountant.NAME;
+    return notCertifiedBecause().isPresent() ? PAPER_CLAIM_NAME : DpMbcdAccountant.NAME;
   }
+
+  /** The name of the accountant when it reproduces the paper's uncertified accounting. */
+  public static final String PAPER_CLAIM_NAME = DpMbcdAccountant.NAME + "-paper-claim";
 
   @Override
   public String theorem() {
@@ -74,6 +79,12 @@ public final class DpMbcdStepAccountant implements RdpStepAccountant {
   @Override
   public List<String> assumptions() {
     return accountant.assumptions();
+  }
+
+  /** PAPER mode, or a configuration marked as the paper's accounting of an uncovered mechanism. */
+  @Override
+  public Optional<String> notCertifiedBecause() {
+    return accountant.config().notCertifiedBecause();
   }
 
   @Override

@@ -20,13 +20,26 @@ import org.dp4j.accounting.PrivacyGuarantee;
  * @param epochContributions per accountant that decomposes its bound by epoch (Chen &amp; Liu, Fig. 1b):
  *     each epoch's share of the bound so far, oldest first, as coefficients of α in the RDP
  * @param partial true for the row of an epoch that did not finish (the budget stopped it)
+ * @param paperClaim the smallest bound of the accountants that are not certified ({@link
+ *     StepAccountant#notCertifiedBecause}): a paper's claim, never one of the guarantees above; empty if every
+ *     accountant is certified
  */
 public record LedgerRow(int epoch, long steps, Optional<PrivacyGuarantee> composition,
     Optional<PrivacyGuarantee> hiddenState, Optional<PrivacyGuarantee> lastIterate,
-    Map<String, Double> lsiConstants, Map<String, List<Double>> epochContributions, boolean partial) {
+    Map<String, Double> lsiConstants, Map<String, List<Double>> epochContributions, boolean partial,
+    Optional<PrivacyGuarantee> paperClaim) {
   public LedgerRow {
     lsiConstants = Map.copyOf(lsiConstants);
     epochContributions = Map.copyOf(epochContributions);
+    java.util.Objects.requireNonNull(paperClaim, "paperClaim");
+  }
+
+  /** A row of certified accountants only (no paper's claim). */
+  public LedgerRow(int epoch, long steps, Optional<PrivacyGuarantee> composition,
+      Optional<PrivacyGuarantee> hiddenState, Optional<PrivacyGuarantee> lastIterate,
+      Map<String, Double> lsiConstants, Map<String, List<Double>> epochContributions, boolean partial) {
+    this(epoch, steps, composition, hiddenState, lastIterate, lsiConstants, epochContributions, partial,
+        Optional.empty());
   }
 
   /** The row of a finished epoch. */

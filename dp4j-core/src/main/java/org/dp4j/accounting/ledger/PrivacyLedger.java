@@ -23,6 +23,10 @@ import org.dp4j.accounting.ThreatModel;
  * iterate released", and only while that assumption holds ({@link #voidHiddenState}). Bounds are
  * compared by ε after conversion (never by mixing curves of different neighbouring relations).
  *
+ * <p>Only certified accountants count: one whose {@link StepAccountant#notCertifiedBecause} is present (a paper's
+ * uncertified accounting, e.g. DP-MBCD's PAPER mode) is reported separately as the paper's claim ({@link
+ * #paperClaim}) and feeds the budget only if the builder was told so ({@link Builder#budgetFromPaperClaim}).
+ *
  * <pre>{@code
  * PrivacyLedger ledger = PrivacyLedger.builder()
  *     .accountant(new CompositionStepAccountant(new SampledGaussianMechanism(q, z), Orders.DEFAULT))
@@ -39,6 +43,7 @@ public final class PrivacyLedger {
   private final double delta;
   private final RdpConversion conversion;
   private final Optional<PrivacyBudget> budget;
+  private final boolean budgetFromPaperClaim;
   private final List<LedgerRow> rows = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
   private String hiddenStateVoidedBecause;
@@ -54,6 +59,7 @@ public final class PrivacyLedger {
     this.delta = b.delta;
     this.conversion = b.conversion;
     this.budget = Optional.ofNullable(b.budget);
+    this.budgetFromPaperClaim = b.budgetFromPaperClaim;
     for (StepAccountant a : accountants) {
       checkArgument(a.steps() == 0, "accountant %s has already accounted %s steps", a.name(), a.steps());
     }
@@ -78,6 +84,43 @@ public final class PrivacyLedger {
 
   public long steps() {
     return steps;
+  }
+
+  /** True if the user asked the budget to stop on the paper's claim rather than on a certified bound. */
+  public boolean budgetFromPaperClaim() {
+    return budgetFromPaperClaim;
+  }
+
+  /** Why some accountants of this ledger are not certified, one reason per such accountant (empty if none). */
+  public List<String> notCertifiedBecause() {
+    return accountants.stream().flatMap(a -> a.notCertifiedBecause().map(r -> a.name() + ": " + r).stream())
+        .toList();
+  }
+
+  /**
+   * The threat model the run claims, for which a report's ε is given: the budget's; without a budget, "only the
+   * last iterate released" if a hidden-state accountant (certified or not) is configured, otherwise "all iterates
+   * released".
+   */
+  public ThreatModel claimedThreatModel() {
+    if (budget.isPresent()) {
+      return budget.get().threatModel();
+    }
+    return accountants.stream().anyMatch(PrivacyLedger::isHiddenState) ? ThreatModel.LAST_ITERATE_ONLY
+        : ThreatModel.ALL_ITERATES_RELEASED;
+  }
+
+  /**
+   * The smallest bound among the accountants that are not certified after {@code more} further steps: the paper's
+   * claim, never a guarantee; empty if every accountant is certified (or the uncertified ones were hidden-state
+   * accountants and hidden-state bounds were voided).
+   */
+  public Optional<PrivacyGuarantee> paperClaim(long more) {
+    return accountants.stream()
+        .filter(a -> a.notCertifiedBecause().isPresent())
+        .filter(a -> !isHiddenState(a) || hiddenStateVoidedBecause == null)
+        .map(a -> guarantee(a, more))
+        .min(Comparator.comparingDouble(PrivacyGuarantee::epsilon));
   }
 
   public List<StepAccountant> accountants() {
@@ -112,7 +155,7 @@ public final class PrivacyLedger {
     }
   }
 
-  /** The best bound for the threat model after {@code more} further steps; empty if none applies. */
+  /** The best certified bound for the threat model after {@code more} further steps; empty if none applies. */
   public Optional<PrivacyGuarantee> best(ThreatModel threatModel, long more) {
     return accountants.stream()
         .filter(a -> validFor(a, threatModel))
@@ -124,15 +167,23 @@ public final class PrivacyLedger {
     if (hiddenStateVoidedBecause != null) {
       return Optional.empty();
     }
-    return accountants.stream().filter(PrivacyLedger::isHiddenState).map(a -> guarantee(a, more))
+    return accountants.stream().filter(PrivacyLedger::isHiddenState).filter(PrivacyLedger::isCertified)
+        .map(a -> guarantee(a, more))
         .min(Comparator.comparingDouble(PrivacyGuarantee::epsilon));
   }
 
   private boolean validFor(StepAccountant a, ThreatModel threatModel) {
+    if (!isCertified(a)) {
+      return false;
+    }
     if (a.threatModel() == ThreatModel.ALL_ITERATES_RELEASED) {
       return true;
     }
     return threatModel == ThreatModel.LAST_ITERATE_ONLY && hiddenStateVoidedBecause == null;
+  }
+
+  private static boolean isCertified(StepAccountant a) {
+    return a.notCertifiedBecause().isEmpty();
   }
 
   private static boolean isHiddenState(StepAccountant a) {
@@ -143,12 +194,17 @@ public final class PrivacyLedger {
     return a.guaranteeAfter(more, delta, conversion);
   }
 
-  /** True if {@code more} further steps would take the budget's ε above its limit. */
+  /**
+   * True if {@code more} further steps would take the budget's ε above its limit: the best certified ε for the
+   * budget's threat model, or the paper's claim if the builder asked for {@link Builder#budgetFromPaperClaim}.
+   */
   public boolean wouldExceedBudget(long more) {
     if (budget.isEmpty()) {
       return false;
     }
-    Optional<PrivacyGuarantee> g = best(budget.get().threatModel(), more);
+    Optional<PrivacyGuarantee> g = budgetFromPaperClaim
+        ? paperClaim(more).or(() -> best(budget.get().threatModel(), more))
+        : best(budget.get().threatModel(), more);
     return g.isEmpty() || !(g.get().epsilon() <= budget.get().epsilon());
   }
 
@@ -258,7 +314,7 @@ public final class PrivacyLedger {
       }
     }
     LedgerRow row = new LedgerRow(epoch, steps, best(ThreatModel.ALL_ITERATES_RELEASED, 0), bestHiddenState(0),
-        best(ThreatModel.LAST_ITERATE_ONLY, 0), lsi, contributions, partial);
+        best(ThreatModel.LAST_ITERATE_ONLY, 0), lsi, contributions, partial, paperClaim(0));
     rows.add(row);
     return row;
   }
@@ -284,6 +340,9 @@ public final class PrivacyLedger {
     accountants.forEach(a -> sb.append(a.name()).append(':').append(a.mechanismDescription()).append(';'));
     sb.append("delta=").append(delta).append(";conversion=").append(conversion);
     budget.ifPresent(b -> sb.append(";budget=").append(b));
+    if (budgetFromPaperClaim) {
+      sb.append(";budgetFromPaperClaim");
+    }
     return sb.toString();
   }
 
@@ -330,6 +389,7 @@ public final class PrivacyLedger {
     private double delta = Double.NaN;
     private RdpConversion conversion = RdpConversion.IMPROVED;
     private PrivacyBudget budget;
+    private boolean budgetFromPaperClaim;
 
     private Builder() {}
 
@@ -355,11 +415,24 @@ public final class PrivacyLedger {
       return this;
     }
 
+    /**
+     * Stop on the paper's claim (the smallest bound of the uncertified accountants) instead of a certified bound:
+     * only to reproduce a paper's runs; the report states it. Needs a budget and an uncertified accountant.
+     */
+    public Builder budgetFromPaperClaim(boolean fromPaperClaim) {
+      this.budgetFromPaperClaim = fromPaperClaim;
+      return this;
+    }
+
     public PrivacyLedger build() {
       checkState(!accountants.isEmpty(), "a ledger needs at least one accountant");
       checkState(!Double.isNaN(delta), "delta is required");
       checkState(budget == null || budget.delta() == delta,
           "budget delta %s differs from the ledger's delta %s", budget == null ? 0 : budget.delta(), delta);
+      checkState(!budgetFromPaperClaim || budget != null, "budgetFromPaperClaim needs a budget");
+      checkState(!budgetFromPaperClaim || accountants.stream().anyMatch(a -> a.notCertifiedBecause().isPresent()),
+          "budgetFromPaperClaim needs an accountant that reproduces a paper's claim; every accountant here is "
+              + "certified, so the budget already stops on a guarantee");
       return new PrivacyLedger(this);
     }
   }

@@ -2,6 +2,7 @@ package org.dp4j.accounting.ledger;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
@@ -33,6 +34,16 @@ public interface StepAccountant {
 
   /** Conditions the bound needs; "conditional on asserted ..." where the user supplied constants. */
   List<String> assumptions();
+
+  /**
+   * Why this accountant's bound is <em>not</em> a certified guarantee, if it is not: it reproduces a paper's
+   * uncertified accounting (e.g. DP-MBCD's PAPER mode). A ledger never reports such a bound as ε and never stops
+   * on it unless asked to ({@link PrivacyLedger.Builder#budgetFromPaperClaim}); it reports it as the paper's claim.
+   * Empty (the default) for a certified bound.
+   */
+  default Optional<String> notCertifiedBecause() {
+    return Optional.empty();
+  }
 
   /** Private updates accounted so far. */
   long steps();

@@ -207,9 +207,6 @@ final class CertifiedSoftmaxTraining {
     r.put("model", "softmax");
     r.put("sampler", "shuffle-once");
     r.put("testAccuracy", finalAccuracy);
-    List<LedgerRow> rows = ledger.rows();
-    LedgerRow last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
-    r.put("epsilon", last == null ? 0.0 : last.composition().orElseThrow().epsilon());
     r.put("delta", o.delta);
     r.put("epochs", k);
     r.put("noiseMultiplier", cert.noiseMultiplier());
@@ -229,7 +226,7 @@ final class CertifiedSoftmaxTraining {
     r.put("hiddenStateCertified", true);
     r.put("hiddenStateTheorem", "Ye & Shokri 2022, Cor. 6.3 (Thm 5.2 form), constants derived from the "
         + "configuration");
-    r.putAll(LedgerReport.toMap(ledger));
+    r.putAll(LedgerReport.toMap(ledger, ThreatModel.ALL_ITERATES_RELEASED));
     return r;
   }
 

@@ -160,6 +160,12 @@ final class DpMbcdAccountCommand extends HiddenStateAccountCommand<DpMbcdAccount
     return NoiseScheduleSpec.parse(cmd, noiseSchedule, epochs).schedule();
   }
 
+  /** PAPER mode reproduces the paper's accounting: reported as the paper's claim. */
+  @Override
+  java.util.Optional<String> notCertifiedBecause(DpMbcdAccountant accountant) {
+    return accountant.config().notCertifiedBecause();
+  }
+
   @Override
   String title() {
     return "DP-MBCD, hidden-state accounting (Chen & Liu 2025)";

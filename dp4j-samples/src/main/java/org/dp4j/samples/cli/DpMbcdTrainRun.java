@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -110,6 +111,10 @@ final class DpMbcdTrainRun {
           + train.size() + "], was " + n);
     }
     DataSet data = train.toDataSet(range(n), DataType.FLOAT);
+    if (o.budgetFromPaperClaim && (mode != DpMbcdMode.PAPER || c.budget == null)) {
+      throw new CommandLine.ParameterException(cmd, "--budget-from-paper-claim needs --mode paper and --budget: it "
+          + "stops on the paper's claim instead of a certified bound");
+    }
     DpMbcdAccounting accounting = accounting(mode);
     TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), n / b);
     DpMbcdTrainer trainer;
@@ -125,15 +130,18 @@ final class DpMbcdTrainRun {
       throw new CommandLine.ParameterException(cmd, e.getMessage());
     }
     DpMbcdMechanism m = trainer.mechanism();
-    DpMbcdMode otherMode = mode == DpMbcdMode.SAFE ? DpMbcdMode.PAPER : DpMbcdMode.SAFE;
-    DpMbcdAccounting other = accounting.withMode(otherMode);
-    // the other mode, side by side, when its constants exist (the proximal-point variant has no safe accounting;
-    // the paper's L_F = |1 − η·ρ²| is 0 at η·ρ² = 1)
+    // first line: a run without a certified epsilon says so before anything else
+    LedgerReport.notCertifiedBecause(trainer.ledger()).ifPresent(out::println);
+    // a SAFE run shows the paper's claim side by side, when its constants exist (the paper's L_F = |1 − η·ρ²| is 0
+    // at η·ρ² = 1); a PAPER run's ledger holds the paper's claim and, where they exist, the certified bounds
+    DpMbcdAccounting other = accounting.withMode(DpMbcdMode.PAPER);
     DpMbcdAccountant shadow = null;
-    try {
-      shadow = other.accountant(m);
-    } catch (IllegalArgumentException e) {
-      cmd.getErr().println("dp4j: note: no " + name(otherMode) + "-mode epsilon for this run: " + e.getMessage());
+    if (mode == DpMbcdMode.SAFE) {
+      try {
+        shadow = other.accountant(m);
+      } catch (IllegalArgumentException e) {
+        cmd.getErr().println("dp4j: note: no paper's claim for this run: " + e.getMessage());
+      }
     }
     out.printf(Locale.ROOT, "dp4j train: DP-MBCD on %s (%d training images, %d batches of %d, %d dropped), lifted "
             + "%s (%s), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps on batch %s; ledger in %s "
@@ -161,22 +169,27 @@ final class DpMbcdTrainRun {
         break;   // the budget refused the epoch's first step: no new row
       }
       LedgerRow row = rows.get(rows.size() - 1);
-      PrivacyGuarantee mine = row.hiddenState().orElseThrow();
-      Double theirs = null;
+      Double claim = finite(row.paperClaim());
       if (shadow != null) {
         while (shadow.steps() < row.steps()) {
           shadow.step();
         }
-        theirs = shadow.guarantee(c.delta, other.orders(), other.conversion()).epsilon();
+        claim = finite(Optional.of(shadow.guarantee(c.delta, other.orders(), other.conversion())));
       }
+      Double epsilon = finite(row.lastIterate());
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("epoch", row.epoch());
-      e.put("epsilon" + capital(mode), mine.epsilon());
-      e.put("epsilon" + capital(otherMode), theirs);
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "epoch %d/%d: epsilon %.4g (%s mode) | "
-              + "%s (%s mode) at delta %s (only the last iterate released, replace-one), %d updates", row.epoch(),
-          k, mine.epsilon(), name(mode), theirs == null ? "n/a" : String.format(Locale.ROOT, "%.4g", theirs),
-          name(otherMode), c.delta, row.steps()));
+      e.put("epsilon", epsilon);
+      e.put("certified", epsilon != null);
+      e.put("notCertifiedBecause", epsilon != null ? null
+          : LedgerReport.notCertifiedBecause(trainer.ledger()).orElse("no certified bound"));
+      e.put("epsilonHiddenState", finite(row.hiddenState()));
+      e.put("epsilonComposition", finite(row.composition()));
+      e.put("epsilonPaperClaim", claim);
+      String certified = row.lastIterate().map(g -> "certified, " + g.accountant()).orElse("NOT certified");
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "epoch %d/%d: epsilon %s (%s) | paper's "
+              + "claim %s (NOT certified) at delta %s (only the last iterate released, replace-one), %d updates",
+          row.epoch(), k, format(epsilon), certified, format(claim), c.delta, row.steps()));
       if (o.accuracyEachEpoch || trainer.stopReason().isPresent()) {
         accuracy = TrainCommand.accuracy(trainer.releasedNetwork(), testSet);
         e.put("testAccuracy", accuracy);
@@ -204,12 +217,12 @@ final class DpMbcdTrainRun {
     return outputs.exitCode();
   }
 
-  /** The JSON report: the DP-SGD report's fields plus both modes' ε and the DP-MBCD hyperparameters. */
+  /**
+   * The JSON report: the ledger's fields ({@link LedgerReport#toMap}: certified ε, composition, hidden state, the
+   * paper's claim) plus the DP-MBCD hyperparameters; a SAFE run adds the paper's claim computed side by side.
+   */
   private Map<String, Object> report(String dataset, DpMbcdMode mode, DpMbcdMechanism m,
       TrainingResult result, double accuracy, List<Map<String, Object>> perEpoch, long auxiliaryBytes) {
-    DpMbcdMode otherMode = mode == DpMbcdMode.SAFE ? DpMbcdMode.PAPER : DpMbcdMode.SAFE;
-    LedgerRow last = result.ledger().rows().isEmpty() ? null
-        : result.ledger().rows().get(result.ledger().rows().size() - 1);
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("algorithm", "dp-mbcd");
     r.put("dataset", dataset);
@@ -222,11 +235,7 @@ final class DpMbcdTrainRun {
     r.put("outputLoss", m.outputLoss().name().toLowerCase(Locale.ROOT));
     r.put("auxiliaryBytes", auxiliaryBytes);
     r.put("testAccuracy", accuracy);
-    r.put("epsilon", last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
     r.put("mode", name(mode));
-    r.put("epsilon" + capital(mode), last == null ? 0.0 : last.hiddenState().orElseThrow().epsilon());
-    r.put("epsilon" + capital(otherMode), perEpoch.isEmpty() ? 0.0
-        : perEpoch.get(perEpoch.size() - 1).get("epsilon" + capital(otherMode)));
     r.put("delta", c.delta);
     r.put("epochs", m.epochs());
     r.put("noiseSchedule", m.scheduleDescription());
@@ -243,12 +252,23 @@ final class DpMbcdTrainRun {
     r.put("threatModel", ThreatModel.LAST_ITERATE_ONLY.description());
     r.put("perEpoch", perEpoch);
     r.putAll(LedgerReport.toMap(result.ledger()));
+    if (mode == DpMbcdMode.SAFE && !perEpoch.isEmpty()) {
+      // the paper's claim of this SAFE run, computed side by side (not in the ledger, never the budget's)
+      r.put("epsilonPaperClaim", perEpoch.get(perEpoch.size() - 1).get("epsilonPaperClaim"));
+      r.put("paperClaimNotCertifiedBecause", r.get("epsilonPaperClaim") == null ? null
+          : "computed side by side in PAPER mode, which reproduces Chen & Liu's accounting with the paper's "
+              + "constants; not a proven bound (digest 003 P5–P7)");
+    }
     r.put("epochsCompleted", result.epochsCompleted());
     return r;
   }
 
-  private static String capital(DpMbcdMode mode) {
-    return mode == DpMbcdMode.SAFE ? "Safe" : "Paper";
+  private static Double finite(Optional<PrivacyGuarantee> g) {
+    return g.filter(PrivacyGuarantee::isFinite).map(PrivacyGuarantee::epsilon).orElse(null);
+  }
+
+  private static String format(Double v) {
+    return v == null ? "n/a" : String.format(Locale.ROOT, "%.4g", v);
   }
 
   private static String name(StopReason reason) {
@@ -260,7 +280,8 @@ final class DpMbcdTrainRun {
   }
 
   private DpMbcdAccounting accounting(DpMbcdMode mode) {
-    DpMbcdAccounting.Builder a = DpMbcdAccounting.builder().mode(mode).delta(c.delta);
+    DpMbcdAccounting.Builder a = DpMbcdAccounting.builder().mode(mode).delta(c.delta)
+        .budgetFromPaperClaim(o.budgetFromPaperClaim);
     if (c.budget != null) {
       a.budget(c.budget);
     }

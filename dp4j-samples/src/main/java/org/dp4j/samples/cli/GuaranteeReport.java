@@ -43,6 +43,7 @@ final class GuaranteeReport {
   private final List<String> warnings = new ArrayList<>();
   private final Map<String, Object> details = new LinkedHashMap<>();
   private final List<String> detailLines = new ArrayList<>();
+  private String notCertifiedBecause;
 
   private GuaranteeReport(double epsilon, double delta, String epsilonDetail, NeighbouringRelation relation,
       ThreatModel threatModel, String accountant, String theorem, List<String> assumptions) {
@@ -95,6 +96,24 @@ final class GuaranteeReport {
     accountantFields.put("pldInterval", guarantee.interval());
   }
 
+  /**
+   * Marks the bound as a paper's uncertified accounting (e.g. DP-MBCD's PAPER mode): it is reported as
+   * {@code epsilonPaperClaim}, {@code epsilon} is null and {@code certified} false, and the reason is the first line
+   * of the text report.
+   */
+  GuaranteeReport notCertified(String reason) {
+    this.notCertifiedBecause = reason;
+    return this;
+  }
+
+  /** Why this report has no certified ε, or null: a paper's claim, or an infinite bound. */
+  String notCertifiedBecause() {
+    if (notCertifiedBecause != null) {
+      return "NOT CERTIFIED: this epsilon is a paper's claim, not a guarantee: " + notCertifiedBecause;
+    }
+    return Double.isFinite(epsilon) ? null : "NOT CERTIFIED: the bound is infinite (no finite epsilon is certified)";
+  }
+
   /** A mechanism parameter shown in both formats (e.g. "noiseMultiplier" → 1.1). */
   GuaranteeReport mechanism(String name, Object value) {
     mechanism.put(name, value);
@@ -127,7 +146,13 @@ final class GuaranteeReport {
 
   String toJson() {
     Map<String, Object> m = new LinkedHashMap<>(extra);
-    m.put("epsilon", finiteOrNull(epsilon));
+    String reason = notCertifiedBecause();
+    m.put("certified", reason == null);
+    m.put("epsilon", notCertifiedBecause == null ? finiteOrNull(epsilon) : null);
+    m.put("notCertifiedBecause", reason);
+    if (notCertifiedBecause != null) {
+      m.put("epsilonPaperClaim", finiteOrNull(epsilon));
+    }
     m.put("epsilonFinite", Double.isFinite(epsilon));
     m.put("delta", delta);
     m.putAll(accountantFields);
@@ -148,12 +173,16 @@ final class GuaranteeReport {
   }
 
   String toText(String title) {
-    StringBuilder sb = new StringBuilder(title).append('\n');
+    StringBuilder sb = new StringBuilder();
+    if (notCertifiedBecause() != null) {
+      sb.append(notCertifiedBecause()).append('\n');
+    }
+    sb.append(title).append('\n');
     mechanism.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
     extra.forEach((k, v) -> sb.append("  ").append(k).append(" = ").append(v).append('\n'));
     detailLines.forEach(line -> sb.append("  ").append(line).append('\n'));
     String eps = Double.isFinite(epsilon) ? String.format("%.6g", epsilon) : "infinite (no bound)";
-    sb.append("  epsilon = ").append(eps).append(" at delta = ").append(delta)
+    sb.append(notCertifiedBecause == null ? "  epsilon = " : "  paper's claim (NOT certified): epsilon = ").append(eps).append(" at delta = ").append(delta)
         .append(" (").append(epsilonDetail).append(")\n");
     sb.append("  neighbouring relation: ").append(relation.description()).append('\n');
     sb.append("  threat model: ").append(threatModel.description()).append('\n');

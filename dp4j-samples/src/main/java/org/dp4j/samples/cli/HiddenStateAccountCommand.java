@@ -31,6 +31,11 @@ abstract class HiddenStateAccountCommand<A extends HiddenStateAccountant> implem
   /** The report's title line. */
   abstract String title();
 
+  /** Why the accountant's bound is a paper's claim rather than a guarantee (e.g. a PAPER mode), if it is. */
+  java.util.Optional<String> notCertifiedBecause(A accountant) {
+    return java.util.Optional.empty();
+  }
+
   /** Adds accountant-specific results (μ, per-epoch rows, ...) to the report. */
   void describe(GuaranteeReport report, A accountant, PrivacyGuarantee guarantee) {}
 
@@ -48,6 +53,7 @@ abstract class HiddenStateAccountCommand<A extends HiddenStateAccountant> implem
     }
     PrivacyGuarantee guarantee = accountant.guarantee(delta, orders, conversion);
     GuaranteeReport report = new GuaranteeReport(guarantee, conversion);
+    notCertifiedBecause(accountant).ifPresent(report::notCertified);
     givenFlags(report);
     describe(report, accountant, guarantee);
     report.print(accounting.json, title(), cmd.getOut(), cmd.getErr());

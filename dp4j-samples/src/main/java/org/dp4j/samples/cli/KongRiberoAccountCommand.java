@@ -86,6 +86,15 @@ final class KongRiberoAccountCommand extends HiddenStateAccountCommand<KongRiber
     return builder.build();
   }
 
+  /** The printed L_λ of eq. (13) is the paper's constant, which erratum E1 shows is not a valid bound. */
+  @Override
+  java.util.Optional<String> notCertifiedBecause(KongRiberoAccountant accountant) {
+    return "printed".equalsIgnoreCase(lipschitzVariant)
+        ? java.util.Optional.of("--lipschitz-variant printed uses eq. (13) as printed, which does not bound L_lambda "
+            + "(erratum E1); use the conservative default for a certified bound")
+        : java.util.Optional.empty();
+  }
+
   @Override
   String title() {
     return "Cyclic DP-SGD on weakly convex losses, hidden-state accounting (Kong & Ribero 2025)";

@@ -267,8 +267,6 @@ final class TrainCommand implements Callable<Integer> {
       r.put("dataset", variant.name().toLowerCase(Locale.ROOT).replace('_', '-'));
       r.put("model", model);
       r.put("testAccuracy", finalAccuracy);
-      LedgerRow last = ledger.rows().isEmpty() ? null : ledger.rows().get(ledger.rows().size() - 1);
-      r.put("epsilon", last == null ? 0.0 : last.composition().orElseThrow().epsilon());
       r.put("delta", delta);
       r.put("epochs", k);
       r.put("noiseMultiplier", setup.noiseMultiplier());
@@ -284,7 +282,7 @@ final class TrainCommand implements Callable<Integer> {
       r.put("testAccuracyPerEpoch", accuracies);
       r.put("neighbouringRelation", "add/remove one record");
       r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
-      r.putAll(LedgerReport.toMap(ledger));
+      r.putAll(LedgerReport.toMap(ledger, ThreatModel.ALL_ITERATES_RELEASED));
       outputs.write(report, () -> LedgerReport.writeJson(report, r));
     }
     outputs.write(csv, () -> LedgerReport.writeCsv(csv, ledger));

@@ -55,7 +55,7 @@ class DpMbcdCommandsTest {
     Path csv = tmp.resolve("r.csv");
     CliRun r = train("--mode", "paper", "--report", report.toString(), "--csv", csv.toString());
     assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.out()).contains("epoch 1/2: epsilon", "paper mode", "safe mode", "final test accuracy");
+    assertThat(r.out()).contains("epoch 1/2: epsilon", "(certified, ", "paper's claim", "final test accuracy");
     JsonNode j = JSON.readTree(report.toFile());
     assertThat(j.get("algorithm").asText()).isEqualTo("dp-mbcd");
     assertThat(j.get("mode").asText()).isEqualTo("paper");
@@ -67,15 +67,21 @@ class DpMbcdCommandsTest {
     assertThat(j.get("neighbouringRelation").asText()).isEqualTo("replace one record");
     JsonNode rows = j.get("ledger");
     assertThat(rows).hasSize(2);
-    assertThat(rows.get(0).get("epsilonHiddenState").asDouble()).isCloseTo(9.4995021086, within(1e-8));
-    assertThat(rows.get(1).get("epsilonHiddenState").asDouble()).isCloseTo(12.812831651, within(1e-8));
-    assertThat(rows.get(1).get("orderHiddenState").asDouble()).isEqualTo(2.8);
-    assertThat(rows.get(1).get("epsilonComposition").isNull()).isTrue();
-    assertThat(rows.get(1).get("lsiConstants")).hasSize(3);
-    assertThat(j.get("epsilon").asDouble()).isCloseTo(12.812831651, within(1e-8));
-    assertThat(j.get("epsilonPaper").asDouble()).isCloseTo(12.812831651, within(1e-8));
-    // safe mode: L_F = 1 (no strong convexity) and S_g = 2C = 1: less contraction, a larger ε
-    assertThat(j.get("epsilonSafe").asDouble()).isGreaterThan(12.9);
+    // the paper's accounting is reported under its own name, never as epsilon
+    assertThat(rows.get(0).get("epsilonPaperClaim").asDouble()).isCloseTo(9.4995021086, within(1e-8));
+    assertThat(rows.get(1).get("epsilonPaperClaim").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilonPaperClaim").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("paperClaimNotCertifiedBecause").asText()).contains("PAPER mode");
+    // safe mode: L_F = 1 (no strong convexity) and S_g = 2C = 1: less contraction, a larger ε, but certified
+    assertThat(rows.get(1).get("epsilonHiddenState").asDouble()).isGreaterThan(12.9);
+    // composition of the clipped block steps, by hand: 3 blocks, Δ = η·2C/b = 0.05 under σ² = 2η·o = 0.002, one
+    // step per block per epoch reads the record: RDP 3·α·Δ²/(2σ²)·2 epochs = 3.75α; python3 + mpmath, improved
+    // conversion at δ = 1e-5 over the default grid: 15.850419826 at α = 2.7
+    assertThat(rows.get(1).get("epsilonComposition").asDouble()).isCloseTo(15.850419826, within(1e-8));
+    assertThat(rows.get(1).get("lsiConstants")).hasSize(6); // paper's claim and SAFE accountant, 3 blocks each
+    assertThat(j.get("certified").asBoolean()).isTrue();
+    assertThat(j.get("epsilon").asDouble()).isEqualTo(rows.get(1).get("epsilonHiddenState").asDouble());
+    assertThat(j.get("epsilonThreatModel").asText()).isEqualTo("only the last iterate released");
     assertThat(Files.readAllLines(csv)).hasSize(3);
   }
 
@@ -95,8 +101,9 @@ class DpMbcdCommandsTest {
     JsonNode j = JSON.readTree(report.toFile());
     assertThat(j.get("batchReduction").asText()).isEqualTo("sum");
     assertThat(j.get("outputLoss").asText()).isEqualTo("squared");
-    assertThat(j.get("epsilonSafe").asDouble()).isCloseTo(12.812831651, within(1e-8));
-    assertThat(j.get("epsilonPaper").asDouble()).isNotCloseTo(12.812831651, within(1e-3));
+    assertThat(j.get("epsilonHiddenState").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilon").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilonPaperClaim").asDouble()).isNotCloseTo(12.812831651, within(1e-3));
     // a softmax cross-entropy output and other widths
     Path softmax = tmp.resolve("softmax.json");
     CliRun s = CliRun.of("train", "--algorithm", "dp-mbcd", "--dataset", "mnist", "--data-dir", data.toString(),
@@ -121,9 +128,10 @@ class DpMbcdCommandsTest {
     JsonNode j = JSON.readTree(report.toFile());
     assertThat(j.get("model").asText()).isEqualTo("cnn");
     assertThat(j.get("auxiliaryBytes").asLong()).isEqualTo(4L * 2 * (864 + 64) * 4);
-    assertThat(j.get("ledger").get(1).get("lsiConstants")).hasSize(3);
-    assertThat(j.get("epsilonPaper").asDouble()).isCloseTo(12.812831651, within(1e-8));
-    assertThat(j.get("epsilonSafe").asDouble()).isGreaterThan(12.9);
+    assertThat(j.get("ledger").get(1).get("lsiConstants")).hasSize(6); // paper's claim and SAFE accountant
+    assertThat(j.get("epsilonPaperClaim").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilonHiddenState").asDouble()).isGreaterThan(12.9);
+    assertThat(j.get("epsilon").asDouble()).isEqualTo(j.get("epsilonHiddenState").asDouble());
   }
 
   @Test
@@ -133,8 +141,9 @@ class DpMbcdCommandsTest {
     CliRun r = train("--strong-convexity", "1", "--report", report.toString());
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode j = JSON.readTree(report.toFile());
-    assertThat(j.get("epsilonSafe").asDouble()).isCloseTo(12.812831651, within(1e-8));
-    assertThat(j.get("epsilonPaper").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilonHiddenState").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilon").asDouble()).isCloseTo(12.812831651, within(1e-8));
+    assertThat(j.get("epsilonPaperClaim").asDouble()).isCloseTo(12.812831651, within(1e-8));
     // a budget between ε after epoch 1 (9.50) and epoch 2 (12.81): stops within epoch 2, before exceeding it
     CliRun b = train("--strong-convexity", "1", "--budget", "10", "--report", report.toString());
     assertThat(b.status()).as(b.err()).isZero();
@@ -153,12 +162,30 @@ class DpMbcdCommandsTest {
     JsonNode j = JSON.readTree(r.out());
     assertThat(j.get("relativeError").asDouble()).isBetween(0.0, 2.0);
     assertThat(j.get("relativeErrorNonPrivate").asDouble()).isBetween(0.0, 2.0);
-    assertThat(j.get("caveat").asText()).contains("P9");
+    assertThat(j.get("paperClaimNotCertifiedBecause").asText()).contains("P9");
     // Y alone: N = 4 batches of b = 10, η = 0.1, o = 0.01, S_g = 2C = 1, L_F = L_T = 1, K = 2: the digest 003 §3.11
     // recursion run in mpmath (Δ = 0.025; G = [0.01953125, 0.02625, 0.0328125, 0.0392857143]) and the improved
-    // conversion at δ = 1e-5 over the default order grid give ε = 1.0699211991 at α = 16
-    assertThat(j.get("epsilon").asDouble()).isCloseTo(1.0699211991, within(1e-9));
-    assertThat(j.get("order").asDouble()).isEqualTo(16.0);
+    // conversion at δ = 1e-5 over the default order grid give ε = 1.0699211991 at α = 16: curvature-scaled steps
+    // are not covered, so this is the paper's claim
+    assertThat(j.get("epsilonPaperClaim").asDouble()).isCloseTo(1.0699211991, within(1e-9));
+    assertThat(j.get("ledger").get(1).get("orderHiddenState").isNull()).isTrue();
+    // certified: the composition of every Y step; a curvature-scaled step s ≤ η only certifies Δ = 2ηC = 0.1, RDP
+    // α·Δ²/(2·2η·o) = 2.5α per epoch, 5α after 2; python3 + mpmath over the default grid: 19.053597532 at α = 2.5
+    assertThat(j.get("certified").asBoolean()).isTrue();
+    assertThat(j.get("epsilon").asDouble()).isCloseTo(19.053597532, within(1e-8));
+    assertThat(j.get("epsilonComposition").asDouble()).isCloseTo(19.053597532, within(1e-8));
+    // fixed steps: the hidden-state bound is certified (1.0699, as above) and below the composition bound
+    // (Δ = η·2C/b = 0.01: 0.05α after 2 epochs, 1.308497269 at α = 14)
+    CliRun f = CliRun.of("nmf", "--rows", "40", "--columns", "12", "--rank", "3", "--batch-size", "10",
+        "--epochs", "2", "--noise-variance", "0.01", "--learning-rate", "0.1", "--clip-norm", "0.5", "--json",
+        "--step-rule", "fixed");
+    JsonNode fj = JSON.readTree(f.out());
+    assertThat(fj.get("epsilon").asDouble()).isCloseTo(1.0699211991, within(1e-9));
+    assertThat(fj.get("epsilonComposition").asDouble()).isCloseTo(1.308497269, within(1e-8));
+    assertThat(fj.get("epsilonPaperClaim").isNull()).isTrue();
+    CliRun text = CliRun.of("nmf", "--rows", "40", "--columns", "12", "--rank", "3", "--batch-size", "10",
+        "--epochs", "2", "--noise-variance", "0.01", "--learning-rate", "0.1", "--clip-norm", "0.5");
+    assertThat(text.out()).contains("item factors Y: epsilon 19.05 (certified", "paper's claim, NOT a guarantee");
     CliRun.of("nmf", "--batch-size", "0").assertRefusedNaming("--batch-size");
     CliRun.of("nmf", "--batch-size", "10", "--step-rule", "newton").assertRefusedNaming("--step-rule");
   }

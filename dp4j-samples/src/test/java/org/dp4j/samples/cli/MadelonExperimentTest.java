@@ -38,10 +38,10 @@ class MadelonExperimentTest {
     MadelonExperiment.Schedule c = e.schedules().get(0);
     MadelonExperiment.Schedule d = e.schedules().get(1);
     // digest 003 §5.5: constant o = 0.005 and the D schedule, ε_K(2) of one block, 7 significant digits
-    assertThat(e.privacy(10, c).rdp2Paper()).isCloseTo(5 * 1.264792e-5, within(5 * 1e-11));
-    assertThat(e.privacy(40, c).rdp2Paper()).isCloseTo(5 * 1.326766e-5, within(5 * 1e-11));
-    assertThat(e.privacy(10, d).rdp2Paper()).isCloseTo(5 * 3.072370e-5, within(5 * 1e-11));
-    assertThat(e.privacy(40, d).rdp2Paper()).isCloseTo(5 * 3.222591e-5, within(5 * 1e-11));
+    assertThat(e.privacy(10, c).rdp2PaperClaim()).isCloseTo(5 * 1.264792e-5, within(5 * 1e-11));
+    assertThat(e.privacy(40, c).rdp2PaperClaim()).isCloseTo(5 * 1.326766e-5, within(5 * 1e-11));
+    assertThat(e.privacy(10, d).rdp2PaperClaim()).isCloseTo(5 * 3.072370e-5, within(5 * 1e-11));
+    assertThat(e.privacy(40, d).rdp2PaperClaim()).isCloseTo(5 * 3.222591e-5, within(5 * 1e-11));
   }
 
   @Test
@@ -56,20 +56,20 @@ class MadelonExperimentTest {
       MadelonExperiment hot = papers().constantNoise(0.002 + 0.00025 * (k - 1)).build();
       MadelonExperiment.Privacy pd = e.privacy(k, d);
       MadelonExperiment.Privacy ph = hot.privacy(k, hot.schedules().get(0));
-      assertThat(ph.rdp2Paper()).isLessThanOrEqualTo(pd.rdp2Paper());
+      assertThat(ph.rdp2PaperClaim()).isLessThanOrEqualTo(pd.rdp2PaperClaim());
       assertThat(ph.rdp2Safe()).isLessThanOrEqualTo(pd.rdp2Safe());
       assertThat(ph.epsilonSafe()).isLessThanOrEqualTo(pd.epsilonSafe());
-      assertThat(pd.rdp2Paper()).isGreaterThan(e.privacy(k, c).rdp2Paper());
+      assertThat(pd.rdp2PaperClaim()).isGreaterThan(e.privacy(k, c).rdp2PaperClaim());
     }
     // constant noise: non-decreasing in K (digest 003 §4.5); safe (L_F = 1) ≥ paper (L_F = 0.95) at equal
     // S_g = 2C = ρ² = 1, because every λ_t is non-decreasing in L_F
     double previous = 0;
     for (int k : new int[] {10, 20, 30, 40}) {
       MadelonExperiment.Privacy p = e.privacy(k, c);
-      assertThat(p.rdp2Paper()).isGreaterThanOrEqualTo(previous);
-      previous = p.rdp2Paper();
-      assertThat(p.rdp2Safe()).isGreaterThan(p.rdp2Paper());
-      assertThat(p.epsilonSafe()).isGreaterThan(p.epsilonPaper());
+      assertThat(p.rdp2PaperClaim()).isGreaterThanOrEqualTo(previous);
+      previous = p.rdp2PaperClaim();
+      assertThat(p.rdp2Safe()).isGreaterThan(p.rdp2PaperClaim());
+      assertThat(p.epsilonSafe()).isGreaterThan(p.epsilonPaperClaim());
       assertThat(p.delta()).isEqualTo(1e-5);
     }
   }
@@ -86,9 +86,9 @@ class MadelonExperimentTest {
       assertThat(r.mean()).isBetween(Math.min(r.accuracies()[0], r.accuracies()[1]),
           Math.max(r.accuracies()[0], r.accuracies()[1]));
       assertThat(r.std()).isCloseTo(Math.abs(r.accuracies()[0] - r.accuracies()[1]) / Math.sqrt(2), within(1e-12));
-      assertThat(r.privacy().rdp2Paper()).isPositive();
+      assertThat(r.privacy().rdp2PaperClaim()).isPositive();
       assertThat(r.privacy().rdp2Safe()).isPositive();
-      assertThat(r.privacy().epsilonPaper()).isPositive().isFinite();
+      assertThat(r.privacy().epsilonPaperClaim()).isPositive().isFinite();
       assertThat(r.privacy().epsilonSafe()).isPositive().isFinite();
     }
     List<MadelonExperiment.Row> again = tiny().build().run(l -> { });
@@ -105,6 +105,9 @@ class MadelonExperimentTest {
     t.fit();
     double ledger = t.ledger().rows().get(1).hiddenState().orElseThrow().epsilon();
     assertThat(e.privacy(2, d).epsilonSafe()).isCloseTo(ledger, within(1e-12 * ledger));
+    double composition = t.ledger().rows().get(1).composition().orElseThrow().epsilon();
+    assertThat(e.privacy(2, d).epsilonComposition()).isCloseTo(composition, within(1e-12 * composition));
+    assertThat(e.privacy(2, d).epsilon()).isEqualTo(Math.min(ledger, composition));
   }
 
   @Test
@@ -113,7 +116,8 @@ class MadelonExperimentTest {
         "1,2", "--repeats", "2", "--insecure-seed", "5"};
     CliRun text = CliRun.of(tiny);
     assertThat(text.status()).as(text.err()).isZero();
-    assertThat(text.out()).contains("| K | noise | test accuracy | RDP(2) paper | RDP(2) safe | eps paper | eps safe |",
+    assertThat(text.out()).contains("| K | noise | test accuracy | eps (certified) | eps safe hidden state | eps composition | "
+        + "eps paper's claim (NOT certified) |",
         "| 2 | D |", "MLP 20-8-5", "INSECURE", "only the last iterate released");
     assertThat(text.err()).contains("NOT private");
     List<String> args = new ArrayList<>(List.of(tiny));
