@@ -24,7 +24,7 @@ final class AccountingOptions {
   Double pldTolerance;
 
   @Option(names = "--orders", paramLabel = "A", split = ",",
-      description = "Renyi orders > 1, comma-separated (default: 1.1..10.9 step 0.1, 11..63, 128, 256, 512, 1024).")
+      description = "Renyi orders > 1 (finite), comma-separated (default: 1.1..10.9 step 0.1, 11..63, 128, 256, 512, 1024).")
   List<Double> orders;
 
   @Option(names = "--conversion", paramLabel = "improved|classic",
@@ -41,8 +41,11 @@ final class AccountingOptions {
     }
     double[] values = orders.stream().mapToDouble(Double::doubleValue).toArray();
     for (double a : values) {
-      if (!(a > 1)) {
-        throw new CommandLine.ParameterException(cmd, "--orders must all be > 1, was " + a);
+      if (!(a > 1) || a == Double.POSITIVE_INFINITY) {
+        // At order infinity the sampled Gaussian's Renyi divergence is infinite: no bound (Mironov 2017, Prop. 10).
+        throw new CommandLine.ParameterException(cmd, "--orders must all be finite and > 1, was " + a
+            + (a == Double.POSITIVE_INFINITY ? " (the Renyi divergence of order infinity is max-divergence, "
+            + "infinite for the Gaussian mechanism: it gives no bound)" : ""));
       }
     }
     return Orders.sortedOf(values);
