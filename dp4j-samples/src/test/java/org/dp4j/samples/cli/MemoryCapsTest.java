@@ -17,7 +17,7 @@ class MemoryCapsTest {
     List<String> cmd = MemoryCaps.relaunchCommand(TRAIN, List.of("-Dfoo=bar", "-XX:+UseG1GC"), Map.of(), JAVA, CP)
         .orElseThrow();
     assertThat(cmd).containsExactly(JAVA, "-Xmx512m", "-Dorg.bytedeco.javacpp.maxbytes=512m",
-        "-Dorg.bytedeco.javacpp.maxphysicalbytes=1536m", "-Dfoo=bar", "-XX:+UseG1GC", "-cp", CP,
+        "-Dorg.bytedeco.javacpp.maxphysicalbytes=2g", "-Dfoo=bar", "-XX:+UseG1GC", "-cp", CP,
         "org.dp4j.samples.cli.Dp4jCommand", "train", "--dataset", "mnist", "--model", "mlp", "--epsilon", "3");
   }
 
