@@ -1,9 +1,11 @@
 package org.dp4j.data;
 
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -120,6 +122,8 @@ public final class IdxFile {
       return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw new DataFileException(file, "file not found", e);
+    } catch (AccessDeniedException e) {
+      throw new DataFileException(file, "cannot read (permission denied)", e);
     } catch (IOException e) {
       throw new DataFileException(file, "cannot read: " + e, e);
     }
@@ -133,7 +137,10 @@ public final class IdxFile {
     try (InputStream gz = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
       return gz.readAllBytes();
     } catch (IOException e) {
-      throw new DataFileException(file, "corrupt or truncated gzip stream (" + e.getMessage() + ")", e);
+      // java.util.zip reports a stream cut inside its header or trailer as an EOFException without a message.
+      String reason = e.getMessage() != null ? e.getMessage() : e instanceof EOFException
+          ? "the file ends inside the gzip header or trailer" : e.getClass().getSimpleName();
+      throw new DataFileException(file, "corrupt or truncated gzip stream (" + reason + ")", e);
     }
   }
 }

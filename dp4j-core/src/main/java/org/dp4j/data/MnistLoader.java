@@ -27,6 +27,7 @@ public final class MnistLoader {
   public static LabelledImages load(Path dir, MnistSplit split) throws DataFileException {
     checkNotNull(dir, "dir");
     checkNotNull(split, "split");
+    checkFolder(dir);
     Path imagesFile = locate(dir, split.imagesFile());
     Path labelsFile = locate(dir, split.labelsFile());
     IdxFile images = IdxFile.read(imagesFile, 3);
@@ -51,14 +52,30 @@ public final class MnistLoader {
     return new LabelledImages(images.dataView(), labelBytes, SIDE, SIDE, CLASSES);
   }
 
+  /** A missing folder, a file given as the folder and a folder that cannot be listed are named as such. */
+  private static void checkFolder(Path dir) throws DataFileException {
+    if (!Files.exists(dir)) {
+      throw new DataFileException(dir, "folder not found; run scripts/fetch-data.sh, which fills .cache/data/mnist "
+          + "and .cache/data/fashion-mnist");
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new DataFileException(dir, "is a file, not a folder: give the folder that holds the four IDX files");
+    }
+    if (!Files.isReadable(dir) || !Files.isExecutable(dir)) {
+      throw new DataFileException(dir, "folder cannot be read (permission denied)");
+    }
+  }
+
   private static Path locate(Path dir, String name) throws DataFileException {
     Path raw = dir.resolve(name);
     Path gz = dir.resolve(name + ".gz");
-    if (Files.isRegularFile(raw)) {
-      return raw;
-    }
-    if (Files.isRegularFile(gz)) {
-      return gz;
+    for (Path p : new Path[] {raw, gz}) {
+      if (Files.isDirectory(p)) {
+        throw new DataFileException(p, "is a folder, not a file");
+      }
+      if (Files.isRegularFile(p)) {
+        return p;
+      }
     }
     throw new DataFileException(raw, "file not found (nor " + gz.getFileName() + "); run "
         + "scripts/fetch-data.sh, which fills .cache/data/mnist and .cache/data/fashion-mnist");

@@ -107,8 +107,10 @@ public final class DpSgdTrainer {
         onStep.run();
       }
       completed++;
-      closeRow(epoch, false);
+      // Before the callbacks: a model saved there (a checkpoint) carries the epochs it has finished, so a resumed
+      // run (and an epoch-based learning-rate schedule) continues from the right epoch.
       net.incrementEpochCount();
+      closeRow(epoch, false);
     }
     return new TrainingResult(net, ledger, StopReason.COMPLETED, completed, ledger.steps());
   }
@@ -181,7 +183,10 @@ public final class DpSgdTrainer {
       return this;
     }
 
-    /** Called with each epoch's ledger row (also with the partial row of a budget stop). */
+    /**
+     * Called with each epoch's ledger row (also with the partial row of a budget stop). After a full epoch the
+     * network's {@code getEpochCount()} already counts it (a partial epoch is not counted).
+     */
     public Builder onEpoch(Consumer<LedgerRow> consumer) {
       onEpoch.add(checkNotNull(consumer, "consumer"));
       return this;

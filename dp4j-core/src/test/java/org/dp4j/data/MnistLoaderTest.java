@@ -136,6 +136,52 @@ class MnistLoaderTest {
   }
 
   @Test
+  void gzipCutInsideItsHeaderOrTrailerSaysSoNotNull() throws IOException {
+    byte[] gz = gzip(labelsIdx(LABELS));
+    Files.write(dir.resolve("t10k-images-idx3-ubyte"), imagesIdx(3, 28, 28));
+    // 5 bytes: inside the 10-byte header; length - 4: inside the 8-byte trailer (CRC-32, size). Both make
+    // java.util.zip throw an EOFException whose message is null.
+    for (int length : new int[] {5, gz.length - 4}) {
+      Files.write(dir.resolve("t10k-labels-idx1-ubyte.gz"), Arrays.copyOf(gz, length));
+      assertThatThrownBy(() -> MnistLoader.load(dir, MnistSplit.TEST)).as("%d bytes", length)
+          .isInstanceOf(DataFileException.class)
+          .hasMessageContaining("t10k-labels-idx1-ubyte.gz: corrupt or truncated gzip stream (the file ends inside "
+              + "the gzip header or trailer)")
+          .hasMessageNotContaining("null");
+    }
+  }
+
+  @Test
+  void aFileGivenAsTheFolderAndAFolderWhereAFileBelongAreNamedAsSuch() throws IOException {
+    Path file = dir.resolve("not-a-folder");
+    Files.write(file, new byte[] {1});
+    assertThatThrownBy(() -> MnistLoader.load(file, MnistSplit.TEST))
+        .isInstanceOf(DataFileException.class)
+        .hasMessage(file + ": is a file, not a folder: give the folder that holds the four IDX files");
+    assertThatThrownBy(() -> MnistLoader.load(dir.resolve("missing"), MnistSplit.TEST))
+        .isInstanceOf(DataFileException.class).hasMessageContaining("missing: folder not found; run scripts/fetch");
+    Files.createDirectory(dir.resolve("t10k-images-idx3-ubyte"));
+    assertThatThrownBy(() -> MnistLoader.load(dir, MnistSplit.TEST))
+        .isInstanceOf(DataFileException.class)
+        .hasMessage(dir.resolve("t10k-images-idx3-ubyte") + ": is a folder, not a file");
+  }
+
+  @Test
+  void anUnreadableFolderIsNamedAsSuch() throws IOException {
+    writeTest(imagesIdx(3, 28, 28), labelsIdx(LABELS));
+    Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("-w-------"));
+    try {
+      // root reads any folder: the check is then vacuous, so the test is skipped rather than passing blindly.
+      org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(dir), "running as root");
+      assertThatThrownBy(() -> MnistLoader.load(dir, MnistSplit.TEST))
+          .isInstanceOf(DataFileException.class)
+          .hasMessage(dir + ": folder cannot be read (permission denied)");
+    } finally {
+      Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    }
+  }
+
+  @Test
   void wrongMagicNumbersAreReported() throws IOException {
     byte[] images = imagesIdx(3, 28, 28);
     images[3] = 0x01;   // claims rank 1: looks like a labels file

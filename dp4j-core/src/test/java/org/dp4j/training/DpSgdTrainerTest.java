@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
@@ -115,9 +117,20 @@ class DpSgdTrainerTest {
     MultiLayerNetwork net = setup.privateNetwork(mlp(10, 4, 2));
     PrivacyLedger ledger = PrivacyLedger.builder().accountant(DpSgdTrainer.compositionAccountant(net, 400,
         Orders.DEFAULT)).delta(1e-5).budget(new PrivacyBudget(1.5, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build();
+    List<int[]> epochCounts = new ArrayList<>(); // {row's epoch, the network's epoch count seen by the callback}
     TrainingResult r = setup.trainer(net, IndexedData.of(data)).ledger(ledger)
+        .onEpoch(row -> epochCounts.add(new int[] {row.epoch(), net.getEpochCount()}))
         .noise(GaussianNoise.insecureFixedSeed(4)).build().train();
     long allowed = SgmCalibration.maxSteps(1.5, 1e-5, 0.1, 2.0, Orders.DEFAULT, RdpConversion.IMPROVED).steps();
+    // A callback (where a checkpoint is saved) sees every finished epoch counted; the partial epoch of the
+    // budget stop is not counted.
+    int full = (int) (allowed / 10);
+    assertThat(epochCounts).hasSize(full + 1);
+    for (int e = 0; e < full; e++) {
+      assertThat(epochCounts.get(e)).containsExactly(e + 1, e + 1);
+    }
+    assertThat(epochCounts.get(full)).containsExactly(full + 1, full);
+    assertThat(net.getEpochCount()).isEqualTo(full);
     assertThat(allowed).as("a mid-epoch stop").isBetween(11L, 499L).matches(a -> a % 10 != 0);
     assertThat(r.stopReason()).isEqualTo(StopReason.BUDGET);
     assertThat(r.steps()).isEqualTo(allowed);

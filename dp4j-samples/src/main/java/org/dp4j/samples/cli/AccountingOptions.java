@@ -45,8 +45,11 @@ final class AccountingOptions {
     }
     double[] values = orders.stream().mapToDouble(Double::doubleValue).toArray();
     for (double a : values) {
-      if (!(a > 1)) {
-        throw new CommandLine.ParameterException(cmd, "--orders must all be > 1, was " + a);
+      if (!(a > 1) || a == Double.POSITIVE_INFINITY) {
+        // At order infinity the sampled Gaussian's Renyi divergence is infinite: no bound (Mironov 2017, Prop. 10).
+        throw new CommandLine.ParameterException(cmd, "--orders must all be finite and > 1, was " + a
+            + (a == Double.POSITIVE_INFINITY ? " (the Renyi divergence of order infinity is max-divergence, "
+            + "infinite for the Gaussian mechanism: it gives no bound)" : ""));
       }
       if (!(a <= MAX_ORDER)) {
         throw new CommandLine.ParameterException(cmd, "--orders must all be <= 1e6, was " + a

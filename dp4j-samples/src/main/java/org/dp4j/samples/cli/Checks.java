@@ -1,7 +1,12 @@
 package org.dp4j.samples.cli;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import org.dp4j.data.DataFileException;
+import org.dp4j.data.LabelledImages;
+import org.dp4j.data.MnistLoader;
+import org.dp4j.data.MnistSplit;
 import picocli.CommandLine;
 
 /** Range checks for command-line values; each failure names the flag, the value and the constraint. */
@@ -11,6 +16,25 @@ final class Checks {
   static void positive(CommandLine cmd, String flag, double value) {
     if (!(value > 0) || !Double.isFinite(value)) {
       throw new CommandLine.ParameterException(cmd, flag + " must be finite and > 0, was " + value);
+    }
+  }
+
+  /** An integer option: the message shows the value as given ("was 0", not "was 0.0"). */
+  static void positive(CommandLine cmd, String flag, long value) {
+    if (value <= 0) {
+      throw new CommandLine.ParameterException(cmd, flag + " must be > 0, was " + value);
+    }
+  }
+
+  /**
+   * Loads one MNIST split from {@code dir}; any problem with the folder or its files (missing, a file given as the
+   * folder, unreadable, corrupt) is bad input naming {@code --data-dir} and the file.
+   */
+  static LabelledImages mnist(CommandLine cmd, Path dir, MnistSplit split) {
+    try {
+      return MnistLoader.load(dir, split);
+    } catch (DataFileException e) {
+      throw new CommandLine.ParameterException(cmd, "--data-dir: " + e.getMessage());
     }
   }
 

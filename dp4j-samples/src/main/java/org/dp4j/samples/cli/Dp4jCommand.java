@@ -2,6 +2,8 @@ package org.dp4j.samples.cli;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -46,13 +48,45 @@ public final class Dp4jCommand implements Runnable {
         c.getErr().println("dp4j: error: " + ex.getMessage());
         return 1;
       }
+      if (outOfMemory(ex)) {
+        return outOfMemory(c.getErr(), ex);
+      }
       c.getErr().println("dp4j: internal error: " + ex);
       return 1;
     });
-    return cli.execute(args);
+    try {
+      return cli.execute(args);
+    } catch (OutOfMemoryError e) {
+      return outOfMemory(err, e);
+    }
   }
 
+  private static boolean outOfMemory(Throwable ex) {
+    for (Throwable t = ex; t != null; t = t.getCause()) {
+      if (t instanceof OutOfMemoryError) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static int outOfMemory(PrintWriter err, Throwable ex) {
+    err.printf(Locale.ROOT, "dp4j: error: out of memory (%s) with a Java heap limit of %d MB and an ND4J off-heap "
+        + "limit of %s; give a larger heap, e.g. java -Xmx4g -jar dp4j.jar ... (ND4J's off-heap limit then follows "
+        + "-Xmx)%n", ex, Runtime.getRuntime().maxMemory() >> 20,
+        System.getProperty(MemoryCaps.MAX_BYTES, "the heap limit"));
+    return 1;
+  }
+
+  /**
+   * Runs the command line; {@code dp4j train} without a heap limit runs in a child JVM with the default memory caps
+   * (see {@link MemoryCaps}).
+   */
   public static void main(String[] args) {
+    Optional<Integer> relaunched = MemoryCaps.relaunchIfUncapped(args);
+    if (relaunched.isPresent()) {
+      System.exit(relaunched.get());
+    }
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
     System.exit(execute(out, err, args));

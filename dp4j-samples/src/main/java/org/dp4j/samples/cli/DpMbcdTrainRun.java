@@ -1,7 +1,6 @@
 package org.dp4j.samples.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,9 +24,7 @@ import org.dp4j.accounting.hiddenstate.DpMbcdAccountant;
 import org.dp4j.accounting.hiddenstate.DpMbcdMode;
 import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
 import org.dp4j.accounting.ledger.LedgerRow;
-import org.dp4j.data.DataFileException;
 import org.dp4j.data.LabelledImages;
-import org.dp4j.data.MnistLoader;
 import org.dp4j.data.MnistSplit;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
@@ -325,15 +322,7 @@ final class DpMbcdTrainRun {
   }
 
   private static LabelledImages load(CommandLine cmd, Path dir, MnistSplit split) {
-    if (!Files.isDirectory(dir)) {
-      throw new CommandLine.ParameterException(cmd, "--data-dir " + dir + " does not exist; run "
-          + "scripts/fetch-data.sh first");
-    }
-    try {
-      return MnistLoader.load(dir, split);
-    } catch (DataFileException e) {
-      throw new CommandLine.ParameterException(cmd, "--data-dir: " + e.getMessage());
-    }
+    return Checks.mnist(cmd, dir, split);
   }
 
   /**

@@ -48,7 +48,7 @@ final class MadelonCommand implements Callable<Integer> {
   int repeats;
 
   @Option(names = "--samples", defaultValue = "6000", paramLabel = "N",
-      description = "Examples generated; the first 80% train, the rest test (default: 6000).")
+      description = "Examples generated; the first 80%% train, the rest test (default: 6000).")
   int samples;
 
   @Option(names = "--batch-size", defaultValue = "960", paramLabel = "B", description = "b (default: 960, N = 5).")

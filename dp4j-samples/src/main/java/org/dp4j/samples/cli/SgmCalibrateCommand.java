@@ -19,6 +19,9 @@ import picocli.CommandLine.Option;
         "Example: dp4j calibrate sgm --target-epsilon 3 --delta 1e-5 --epochs 60 --dataset-size 60000 "
             + "--batch-size 256"})
 final class SgmCalibrateCommand implements Callable<Integer> {
+  /** The largest delta calibration accepts (exclusive); see {@link #call}. */
+  static final double MAX_DELTA = 0.1;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -37,6 +40,14 @@ final class SgmCalibrateCommand implements Callable<Integer> {
     Checks.positive(cmd, "--target-epsilon", targetEpsilon);
     SgmScheduleOptions.Schedule s = schedule.resolve(cmd);
     double delta = accounting.delta(cmd);
+    if (delta >= MAX_DELTA) {
+      // Releasing each record in the clear with probability delta is (0, delta)-DP (Dwork & Roth 2014, Sec. 2.3):
+      // at such a delta no noise is needed and the calibration would be meaningless (the RDP conversion reports
+      // epsilon 0 at an arbitrary noise, the PLD grid overflows).
+      throw new CommandLine.ParameterException(cmd, "--delta must be < " + MAX_DELTA + " to calibrate noise, was "
+          + delta + ": publishing each record with probability delta is already (0, delta)-DP, so no noise is "
+          + "needed and no guarantee remains; use delta well below 1/N (N records), e.g. 1e-5");
+    }
     GuaranteeReport report;
     double noise;
     if (accounting.pld(cmd)) {

