@@ -45,6 +45,13 @@ final class LayerRules {
       rules.add(ruleFor(net, net.getLayer(i), i, i == count - 1, convolutionChunkElements, norms));
     }
     checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
+    for (int i = 1; i < count; i++) {
+      Layer layer = net.getLayer(i);
+      boolean trainableBelow = rules.subList(0, i).stream().anyMatch(PerExampleLayer::hasParams);
+      checkArgument(!FrozenLayers.isFrozen(layer) || FrozenLayers.passesErrorsBack(layer) || !trainableBelow,
+          "frozen %s stops back-propagation, so the trainable layers below it would get no gradient; freeze them "
+              + "too or use FrozenLayerWithBackprop", describe(layer.conf().getLayer(), i));
+    }
     return List.copyOf(rules);
   }
 
@@ -52,6 +59,9 @@ final class LayerRules {
       long convolutionChunkElements, ConvolutionNorms norms) {
     org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
     Class<?> type = conf.getClass();
+    if (FrozenLayers.isFrozen(layer)) {
+      return frozenRule(layer, conf, index, last);
+    }
     if (conf instanceof BaseLayer) {
       checkBaseLayer((BaseLayer) conf, index);
     }
@@ -84,6 +94,26 @@ final class LayerRules {
     }
     throw refused(conf, index, "per-example gradients are not implemented for this layer type; supported: "
         + SUPPORTED);
+  }
+
+  /**
+   * A frozen layer (its {@code conf} is the inner layer's) runs forward in inference mode and has no per-example gradient; errors pass back through it
+   * only for {@code FrozenLayerWithBackprop}, whose inner layer must then act on each example separately.
+   */
+  private static PerExampleLayer frozenRule(Layer layer, org.deeplearning4j.nn.conf.layers.Layer conf, int index,
+      boolean last) {
+    checkArgument(!last, "frozen %s: the output layer cannot be frozen when training privately (nothing above it "
+        + "would be trained); freeze only layers below the trainable ones", describe(conf, index));
+    // A frozen layer's conf() is the inner layer's.
+    if (FrozenLayers.passesErrorsBack(layer)) {
+      Class<?> type = conf.getClass();
+      checkArgument(type == DenseLayer.class || type == ConvolutionLayer.class || type == SubsamplingLayer.class
+              || type == GlobalPoolingLayer.class || type == ActivationLayer.class || type == DropoutLayer.class,
+          "%s: back-propagation through a frozen %s is not supported; supported inside FrozenLayerWithBackprop: "
+              + "DenseLayer, ConvolutionLayer, SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer",
+          describe(conf, index), type.getSimpleName());
+    }
+    return new NoParameterLayer(layer);
   }
 
   private static void checkBaseLayer(BaseLayer conf, int index) {

@@ -7,6 +7,7 @@ import static com.google.common.base.Preconditions.checkState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.SampledGaussianMechanism;
@@ -50,6 +51,8 @@ import org.nd4j.linalg.dataset.DataSet;
  * }</pre>
  */
 public final class DpSgdTrainer {
+  static final String INSECURE = "the noise source is not cryptographically secure (insecureNoise): whoever knows "
+      + "its seed can remove the noise";
   private final MultiLayerNetwork net;
   private final IndexedData data;
   private final BatchSampler sampler;
@@ -59,6 +62,7 @@ public final class DpSgdTrainer {
   private final List<Consumer<LedgerRow>> onEpoch;
   private final Runnable onStep;
   private final int physicalBatchSize;
+  private final Optional<String> voidBecause;
 
   private DpSgdTrainer(Builder b) {
     this.physicalBatchSize = b.physicalBatchSize;
@@ -69,7 +73,9 @@ public final class DpSgdTrainer {
     this.epochs = b.epochs;
     this.onEpoch = List.copyOf(b.onEpoch);
     this.onStep = b.onStep;
-    this.step = DpSgdStep.of(net, b.noise);
+    this.step = DpSgdStep.withInsecureNoise(net, b.noise);   // secure unless insecureNoise() opted out
+    this.voidBecause = b.noise.isSecure() ? Optional.empty() : Optional.of(INSECURE);
+    voidBecause.ifPresent(ledger::voidHiddenState);
     DpSgd dp = step.config();
     checkArgument(sampler.plan().datasetSize() == data.size(),
         "the sampler covers %s records but the data has %s", sampler.plan().datasetSize(), data.size());
@@ -82,29 +88,13 @@ public final class DpSgdTrainer {
   /** Refuses an accountant whose mechanism or sampling assumption differs from this run's. */
   private void requireCovers(StepAccountant a, DpSgd dp) {
     SamplingPlan plan = sampler.plan();
-    if (a instanceof CompositionStepAccountant c) {
-      SampledGaussianMechanism expected = dp.mechanism(data.size());
-      checkArgument(c.mechanism().equals(expected),
-          "the ledger accounts %s but the network's DpSgd runs %s", c.mechanism(), expected);
-      SamplingCompatibility.requireMatches(expected, plan);
-    } else if (a instanceof FixedPartitionCompositionStepAccountant f) {
-      checkArgument(f.noiseMultiplier() == dp.noiseMultiplier(),
-          "the ledger accounts noise multiplier %s but the network's DpSgd uses %s", f.noiseMultiplier(),
-          dp.noiseMultiplier());
-      SamplingCompatibility.requireFixedSize(f.name(), SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION,
-          f.usableRecords(), f.batchSize(), plan);
-    } else if (a instanceof CertifiedYeShokriStepAccountant c) {
+    if (AccountantCoverage.checkIfKnown(a, dp, plan)) {
+      return;
+    }
+    if (a instanceof CertifiedYeShokriStepAccountant c) {
       c.certificate().requireCovers(net, data, plan);
-    } else if (a instanceof YeShokriShuffleStepAccountant y) {
-      // λ, β and the noise are the user's assertion here; the sampling, at least, is checked.
-      SamplingCompatibility.requireScheme(y.name(), SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION, plan);
-      checkArgument(y.config().batchSize() == plan.fixedBatchSize()
-          && y.config().stepsPerEpoch() == plan.stepsPerEpoch(),
-          "the %s accountant uses b = %s, m = %s but the sampler is %s", y.name(), y.config().batchSize(),
-          y.config().stepsPerEpoch(), plan.describe());
     } else {
-      throw new IllegalArgumentException(String.format("the trainer cannot check that accountant %s (%s) covers "
-          + "this run's sampler (%s)", a.name(), a.getClass().getSimpleName(), plan.describe()));
+      throw AccountantCoverage.cannotCheck(a, plan);
     }
   }
 
@@ -126,7 +116,7 @@ public final class DpSgdTrainer {
       for (int s = 0; s < stepsPerEpoch; s++) {
         if (!ledger.tryStep()) {
           closeRow(epoch, true);
-          return new TrainingResult(net, ledger, StopReason.BUDGET, completed, ledger.steps());
+          return new TrainingResult(net, ledger, StopReason.BUDGET, completed, ledger.steps(), voidBecause);
         }
         takeStep(sampler.nextBatch());
         onStep.run();
@@ -135,7 +125,7 @@ public final class DpSgdTrainer {
       closeRow(epoch, false);
       net.incrementEpochCount();
     }
-    return new TrainingResult(net, ledger, StopReason.COMPLETED, completed, ledger.steps());
+    return new TrainingResult(net, ledger, StopReason.COMPLETED, completed, ledger.steps(), voidBecause);
   }
 
   /**
@@ -198,10 +188,24 @@ public final class DpSgdTrainer {
     }
 
     /**
-     * Noise source; secure ({@link GaussianNoise#secure()}, prefetched by {@link PrefetchingNoise}) unless a test
-     * passes a fixed-seed one.
+     * Noise source; must be cryptographically secure ({@link NoiseSource#isSecure()}). The default is
+     * {@link GaussianNoise#secure()}, prefetched by {@link PrefetchingNoise}.
      */
     public Builder noise(NoiseSource noise) {
+      checkNotNull(noise, "noise");
+      checkArgument(noise.isSecure(), "the noise source %s is not cryptographically secure, so the run would carry "
+          + "no privacy guarantee; use GaussianNoise.secure(), or insecureNoise(...) in tests",
+          noise.getClass().getSimpleName());
+      this.noise = noise;
+      return this;
+    }
+
+    /**
+     * For tests and reproductions only: a noise source that is not secure (fixed seed, recording). The run then
+     * carries <b>no privacy guarantee</b>: {@link TrainingResult#guaranteesVoidBecause()} says so, and the
+     * ledger's hidden-state bounds are voided.
+     */
+    public Builder insecureNoise(NoiseSource noise) {
       this.noise = checkNotNull(noise, "noise");
       return this;
     }
