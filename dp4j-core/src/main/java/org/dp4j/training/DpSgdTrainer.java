@@ -73,6 +73,9 @@ public final class DpSgdTrainer {
     this.epochs = b.epochs;
     this.onEpoch = List.copyOf(b.onEpoch);
     this.onStep = b.onStep;
+    if (net instanceof PrivateTraining p) {
+      p.claimAccounting(this);   // a PrivacyLedgerListener on the same network would count every step twice
+    }
     this.step = DpSgdStep.withInsecureNoise(net, b.noise);   // secure unless insecureNoise() opted out
     this.voidBecause = b.noise.isSecure() ? Optional.empty() : Optional.of(INSECURE);
     voidBecause.ifPresent(ledger::voidHiddenState);

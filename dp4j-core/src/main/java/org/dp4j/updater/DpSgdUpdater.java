@@ -53,8 +53,10 @@ final class DpSgdUpdater implements GradientUpdater<DpSgd> {
   @Override
   public void applyUpdater(INDArray gradient, int iteration, int epoch) {
     if (!PRIVATISED.get()) {
+      ParallelWrapperRefusal.refuseIfInside();
       throw new IllegalStateException("DpSgd received a gradient that was not clipped per example and noised "
-          + "(MultiLayerNetwork.fit passes the plain batch mean); train with DpSgdStep.apply instead");
+          + "(MultiLayerNetwork.fit passes the plain batch mean); train a PrivateMultiLayerNetwork "
+          + "(DpSgdSetup.privateNetwork) with net.fit(SampledDataSetIterator, epochs), or step with DpSgdStep");
     }
     base.applyUpdater(gradient, iteration, epoch);
   }
