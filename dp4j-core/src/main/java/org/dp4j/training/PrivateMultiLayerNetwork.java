@@ -15,6 +15,7 @@ import org.dp4j.sampling.SamplingPlan;
 import org.dp4j.updater.ClippableModel;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
+import org.dp4j.updater.PrivateFitUpdater;
 import org.dp4j.updater.PrivateGradient;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.api.DataSet;
@@ -30,6 +31,11 @@ import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
  * parameters, division by the expected batch size, then DL4J's updater (the {@link DpSgd}'s base updater) and step
  * (Abadi et al. 2016, Alg. 1). Frozen layers ({@code FrozenLayer}, {@code FrozenLayerWithBackprop},
  * {@code setFeatureExtractor}) take no part and stay bit-identical.
+ *
+ * <p>Listeners see DL4J's usual events: {@code onEpochStart/End}, {@code iterationDone}, and
+ * {@code onGradientCalculation} with the private gradient — as in DL4J, before the division by the batch size:
+ * the noisy clipped sum S + N(0, (zC)² I), which the updater then divides by the expected batch size q·N (never by
+ * the realised one).
  *
  * <p>Batches must come from a {@link SampledDataSetIterator} (Poisson or shuffle-once, secure randomness), whose
  * sampling the accountant assumes; any other iterator, and {@code fit(features, labels)} on raw arrays, is refused.
@@ -60,9 +66,23 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
   private transient SamplingPlan plan;
   private transient Object accountant;
   private transient boolean stepping;
+  private transient int dlDividesBy;
 
   public PrivateMultiLayerNetwork(MultiLayerConfiguration conf) {
     super(conf);
+  }
+
+  /**
+   * Initialises as DL4J does, then installs {@link PrivateFitUpdater} (DL4J's updater, with the in-place update
+   * of {@code DpSgdStep} for plain SGD). Refuses a configuration whose trainable layers do not share one
+   * {@link DpSgd}.
+   */
+  @Override
+  public void init(INDArray parameters, boolean cloneParametersArray) {
+    super.init(parameters, cloneParametersArray);
+    if (!(getUpdater(false) instanceof PrivateFitUpdater)) {
+      setUpdater(new PrivateFitUpdater(this));
+    }
   }
 
   /**
@@ -180,7 +200,11 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
     checkState(stepping, "gradients of a PrivateMultiLayerNetwork are computed only inside a private fit");
     PrivateGradient g = privateGradient();
     g.accumulate(new INDArray[] {getInput()}, new INDArray[] {getLabels()}, null, null);
-    g.finish();
+    if (dlDividesBy > 0) {
+      g.finishUndivided();     // DL4J's updater divides by batchSize() = q·N, exactly as finish() would
+    } else {
+      g.finish();
+    }
     gradient = new DefaultGradient(getFlattenedGradients());
     score = Double.NaN;
   }
@@ -207,10 +231,13 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
     return resume(this);
   }
 
-  /** 1 inside a private step: the gradient is already divided by the expected batch size, DL4J must not divide. */
+  /**
+   * Inside a private step, the expected batch size q·N when it is an integer (DL4J's updater divides the private sum
+   * by it), else 1 (the gradient is already divided); never the realised batch size, which is data-dependent.
+   */
   @Override
   public int batchSize() {
-    return stepping ? 1 : super.batchSize();
+    return stepping ? Math.max(dlDividesBy, 1) : super.batchSize();
   }
 
   private PrivateGradient privateGradient() {
@@ -219,6 +246,8 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
         noise = PrefetchingNoise.secure();
       }
       privateGradient = PrivateGradient.of(ClippableModel.of(this), noise);
+      double expected = privateGradient.config().expectedBatchSize();
+      dlDividesBy = expected == Math.rint(expected) && expected <= (1 << 24) ? (int) expected : 0;
     }
     return privateGradient;
   }

@@ -45,6 +45,16 @@ public interface ClippableModel {
   ClippedGradientSum addClippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
       INDArray[] labelMasks, double clipNorm, INDArray target);
 
+  /**
+   * Writes Σ_i clip_C(g_i) over the batch into {@code target} (overwriting it). The default zeroes the target and
+   * adds; implementations may write directly.
+   */
+  default ClippedGradientSum clippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
+      INDArray[] labelMasks, double clipNorm, INDArray target) {
+    target.assign(0.0);
+    return addClippedSum(features, labels, featureMasks, labelMasks, clipNorm, target);
+  }
+
   /** A {@link MultiLayerNetwork} whose trainable layers share one {@link DpSgd} (checked here). */
   static ClippableModel of(MultiLayerNetwork net) {
     return new MultiLayerClippable(net);

@@ -63,14 +63,14 @@ public final class DpSgdStep {
   private final DpSgd config;
   private final MultiLayerClippable model;
   private final PrivateGradient gradient;
-  private final boolean plainSgd;
+  private final InPlaceSgd inPlace;
 
   private DpSgdStep(MultiLayerNetwork net, NoiseSource noise) {
     this.net = net;
     this.model = new MultiLayerClippable(net);
     this.config = model.config();
     this.gradient = PrivateGradient.of(model, noise);
-    this.plainSgd = plainSgd(net, config);
+    this.inPlace = new InPlaceSgd(net, config);
   }
 
   /**
@@ -165,7 +165,7 @@ public final class DpSgdStep {
     for (TrainingListener listener : net.getListeners()) {
       listener.onGradientCalculation(net);
     }
-    OptionalDouble rate = plainSgd ? sharedLearningRate(iteration, epoch) : OptionalDouble.empty();
+    OptionalDouble rate = inPlace.rate(iteration, epoch);
     if (rate.isPresent()) {
       // What DL4J's Sgd updater does (update = η·gradient), without its per-block bookkeeping.
       gradient.muli(rate.getAsDouble());
@@ -182,55 +182,6 @@ public final class DpSgdStep {
     for (TrainingListener listener : net.getListeners()) {
       listener.iterationDone(net, iteration, epoch);
     }
-  }
-
-  /**
-   * Whether the base updater is plain {@link Sgd} and no layer has L1/L2/weight decay: the update is then η times
-   * the private gradient and is applied in place. Anything else goes through DL4J's updater.
-   */
-  private static boolean plainSgd(MultiLayerNetwork net, DpSgd config) {
-    if (config.baseUpdater().getClass() != Sgd.class) {
-      return false;
-    }
-    for (int i = 0; i < net.getnLayers(); i++) {
-      org.deeplearning4j.nn.conf.layers.Layer conf = net.getLayer(i).conf().getLayer();
-      if (FrozenLayers.isFrozen(net.getLayer(i))) {
-        return false;   // DL4J's updater leaves frozen parameters alone; the in-place path would not
-      }
-      if (conf instanceof BaseLayer b && (!isEmpty(b.getRegularization()) || !isEmpty(b.getRegularizationBias()))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * η of this iteration read from the network's live configuration (so {@code net.setLearningRate} and schedules
-   * apply as in DL4J's updater), if every layer with parameters has the same one.
-   */
-  private OptionalDouble sharedLearningRate(int iteration, int epoch) {
-    double shared = Double.NaN;
-    for (int i = 0; i < net.getnLayers(); i++) {
-      if (net.getLayer(i).numParams() == 0 || FrozenLayers.isFrozen(net.getLayer(i))) {
-        continue;
-      }
-      BaseLayer conf = (BaseLayer) net.getLayer(i).conf().getLayer();
-      for (IUpdater u : new IUpdater[] {conf.getIUpdater(), conf.getBiasUpdater()}) {
-        if (u == null) {
-          continue;
-        }
-        double rate = u.getLearningRate(iteration, epoch);
-        if (!Double.isNaN(shared) && rate != shared) {
-          return OptionalDouble.empty();
-        }
-        shared = rate;
-      }
-    }
-    return Double.isNaN(shared) ? OptionalDouble.empty() : OptionalDouble.of(shared);
-  }
-
-  private static boolean isEmpty(List<?> list) {
-    return list == null || list.isEmpty();
   }
 
   /**

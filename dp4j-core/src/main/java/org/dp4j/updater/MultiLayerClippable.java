@@ -97,11 +97,22 @@ final class MultiLayerClippable implements ClippableModel {
   @Override
   public ClippedGradientSum addClippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
       INDArray[] labelMasks, double clipNorm, INDArray target) {
+    check(features, labels, featureMasks, labelMasks);
+    return clipper.addClippedSum(features[0], labels[0], clipNorm, target);
+  }
+
+  @Override
+  public ClippedGradientSum clippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
+      INDArray[] labelMasks, double clipNorm, INDArray target) {
+    check(features, labels, featureMasks, labelMasks);
+    return clipper.clippedSum(features[0], labels[0], clipNorm, target);
+  }
+
+  private static void check(INDArray[] features, INDArray[] labels, INDArray[] featureMasks, INDArray[] labelMasks) {
     checkArgument(features.length == 1 && labels.length == 1,
         "a MultiLayerNetwork has one input and one output, got %s and %s arrays", features.length, labels.length);
     checkArgument(isAbsent(featureMasks) && isAbsent(labelMasks), "masks are not supported by DP-SGD steps on a "
         + "MultiLayerNetwork");
-    return clipper.addClippedSum(features[0], labels[0], clipNorm, target);
   }
 
   private static boolean isAbsent(INDArray[] masks) {

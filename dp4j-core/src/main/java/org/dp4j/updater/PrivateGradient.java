@@ -64,11 +64,9 @@ public final class PrivateGradient {
   public ClippedGradientSum accumulate(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
       INDArray[] labelMasks) {
     INDArray gradient = model.gradientView();
-    if (accumulated == 0) {
-      gradient.assign(0.0);
-    }
-    ClippedGradientSum sum = model.addClippedSum(features, labels, featureMasks, labelMasks, config.clipNorm(),
-        gradient);
+    ClippedGradientSum sum = accumulated == 0
+        ? model.clippedSum(features, labels, featureMasks, labelMasks, config.clipNorm(), gradient)
+        : model.addClippedSum(features, labels, featureMasks, labelMasks, config.clipNorm(), gradient);
     accumulated++;
     return sum;
   }
@@ -79,6 +77,14 @@ public final class PrivateGradient {
    * Poisson batch. Returns the gradient view.
    */
   public INDArray finish() {
+    return finishUndivided().divi(config.expectedBatchSize());
+  }
+
+  /**
+   * {@link #finish()} without the division by the expected batch size, for a caller whose updater divides by it
+   * (DL4J divides by the mini-batch size it is given; handing it q·N, when that is an integer, saves a pass).
+   */
+  public INDArray finishUndivided() {
     INDArray gradient = model.gradientView();
     if (accumulated == 0) {
       gradient.assign(0.0);
@@ -90,7 +96,6 @@ public final class PrivateGradient {
     for (INDArray view : model.frozenViews()) {
       view.assign(0.0);
     }
-    gradient.divi(config.expectedBatchSize());
     return gradient;
   }
 

@@ -177,10 +177,12 @@ class PrivateFitTest {
     assertThat(recorder.epochStarts).isEqualTo(2);
     assertThat(recorder.epochEnds).isEqualTo(2);
     assertThat(recorder.iterations).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
-    // Plain SGD: θ_before − θ_after = η · (the gradient the listener saw).
+    // As in DL4J, listeners see the sum before the division by the batch size, here the noisy clipped sum
+    // S + N(0, (zC)^2 I), which is then divided by the expected batch size 40: with plain SGD,
+    // θ_before − θ_after = η · (what the listener saw) / 40.
     for (int i = 0; i < recorder.gradients.size(); i++) {
       INDArray delta = recorder.before.get(i).sub(recorder.after.get(i));
-      assertThat(delta.sub(recorder.gradients.get(i).mul(0.5)).amaxNumber().doubleValue()).isLessThan(1e-14);
+      assertThat(delta.sub(recorder.gradients.get(i).mul(0.5 / 40)).amaxNumber().doubleValue()).isLessThan(1e-14);
     }
     assertThat(net.score()).isNaN();
   }
