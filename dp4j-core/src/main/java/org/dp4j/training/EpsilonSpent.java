@@ -15,8 +15,8 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
  *
  * <pre>{@code
  * String line = EpsilonSpent.describe(ledger, Optional.empty());
- * // "after 470 steps: all iterates released: ε = 1.2034 at δ = 1.0E-5 (add/remove one record; sampled-gaussian-rdp);
- * //  only the last iterate released: ε = 1.2034 ..."
+ * // "after 470 steps: all iterates released: ε = 1.2034 at δ = 1.0E-5 (add/remove one record; sampled-gaussian-rdp,
+ * //  conditional on ...); only the last iterate released: the same bound (...)"
  * }</pre>
  */
 public final class EpsilonSpent {
@@ -38,10 +38,14 @@ public final class EpsilonSpent {
       return "after " + ledger.steps() + " steps: NO privacy guarantee (" + voidBecause.get() + ")";
     }
     List<String> parts = new ArrayList<>();
-    for (ThreatModel t : ThreatModel.values()) {
-      Optional<PrivacyGuarantee> g = ledger.best(t, 0);
-      parts.add(t.description() + ": " + g.map(EpsilonSpent::shortForm).orElse("no bound applies"));
-    }
+    Optional<PrivacyGuarantee> all = ledger.best(ThreatModel.ALL_ITERATES_RELEASED, 0);
+    parts.add(ThreatModel.ALL_ITERATES_RELEASED.description() + ": "
+        + all.map(EpsilonSpent::shortForm).orElse("no bound applies"));
+    Optional<PrivacyGuarantee> last = ledger.best(ThreatModel.LAST_ITERATE_ONLY, 0);
+    boolean same = last.isPresent() && all.isPresent() && last.get().accountant().equals(all.get().accountant());
+    parts.add(ThreatModel.LAST_ITERATE_ONLY.description() + ": " + (same
+        ? "the same bound (no hidden-state bound is tighter or valid)"
+        : last.map(EpsilonSpent::shortForm).orElse("no bound applies")));
     return "after " + ledger.steps() + " steps: " + String.join("; ", parts);
   }
 
