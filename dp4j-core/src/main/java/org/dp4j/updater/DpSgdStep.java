@@ -7,7 +7,6 @@ import org.dp4j.noise.PrefetchingNoise;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
-import java.util.List;
 import java.util.OptionalDouble;
 
 import org.deeplearning4j.nn.api.Layer;
