@@ -188,6 +188,22 @@ class PrivateFitTest {
   }
 
   @Test
+  void evaluativeListenerRunsOnHeldOutDataAtEachEpochEnd() {
+    PrivateMultiLayerNetwork net = setup(2).privateNetwork(conf(new Sgd(0.3)));
+    org.nd4j.evaluation.classification.Evaluation eval = new org.nd4j.evaluation.classification.Evaluation(2);
+    List<Integer> evaluatedAtEpoch = new ArrayList<>();
+    org.deeplearning4j.optimize.listeners.EvaluativeListener evaluative =
+        new org.deeplearning4j.optimize.listeners.EvaluativeListener(new ViewIterator(doubles(
+            DpSgdTrainerTest.blobs(100)), 50), 1, org.deeplearning4j.optimize.api.InvocationType.EPOCH_END, eval);
+    evaluative.setCallback((listener, model, invocationsCount, evaluations) ->
+        evaluatedAtEpoch.add(((MultiLayerNetwork) model).getEpochCount()));
+    net.setListeners(evaluative);
+    net.fit(SampledDataSetIterator.poisson(data(), BATCH), 2);
+    assertThat(evaluatedAtEpoch).hasSize(2);
+    assertThat(eval.getConfusion().getActualTotal(0) + eval.getConfusion().getActualTotal(1)).isEqualTo(100);
+  }
+
+  @Test
   void earlyStoppingTrainerTrainsPrivately() {
     DataSet data = data();
     PrivateMultiLayerNetwork net = setup(2).privateNetwork(conf(new Sgd(0.3)));

@@ -49,6 +49,11 @@ public final class PrivateFitExample {
   }
 
   public static void main(String[] args) throws Exception {
+    run(args, System.out);
+  }
+
+  /** Runs the example, printing to {@code out} (one JSON object with {@code --json}). */
+  static void run(String[] args, java.io.PrintStream out) throws Exception {
     Path dir = MnistVariant.MNIST.cacheDir(Path.of("").toAbsolutePath());
     int epochs = 60;
     boolean json = false;
@@ -70,20 +75,22 @@ public final class PrivateFitExample {
     LabelledImages train = MnistLoader.load(dir, MnistSplit.TRAIN);
     DataSet test = MnistLoader.load(dir, MnistSplit.TEST).toDataSet(DataType.FLOAT);
 
-    Map<String, Object> mln = multiLayerNetwork(train, test, epochs, !json);
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("multiLayerNetwork", mln);
-    out.put("computationGraph", null);
-    out.put("computationGraphReason", GRAPH_REASON);
+    Map<String, Object> mln = multiLayerNetwork(train, test, epochs, json ? null : out);
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("multiLayerNetwork", mln);
+    result.put("computationGraph", null);
+    result.put("computationGraphReason", GRAPH_REASON);
     if (json) {
-      System.out.println(new ObjectMapper().writeValueAsString(out));
+      out.println(new ObjectMapper().writeValueAsString(result));
     } else {
-      System.out.println("computationGraph: not run (" + GRAPH_REASON + ")");
+      out.println("computationGraph: not run (" + GRAPH_REASON + ")");
     }
   }
 
   /** The DL4J idiom: configuration with DpSgd, sampler iterator, privacy listener, fit. */
-  static Map<String, Object> multiLayerNetwork(LabelledImages train, DataSet test, int epochs, boolean verbose) {
+  static Map<String, Object> multiLayerNetwork(LabelledImages train, DataSet test, int epochs,
+      java.io.PrintStream log) {
+    boolean verbose = log != null;
     DpSgdSetup setup = DpSgdSetup.builder().datasetSize(train.size()).expectedBatchSize(2048).epochs(epochs)
         .clipNorm(0.2).targetEpsilon(EPSILON).delta(DELTA).build();
     PrivateMultiLayerNetwork net = setup.privateNetwork(
@@ -92,7 +99,7 @@ public final class PrivateFitExample {
     PrivacyLedgerListener privacy = PrivacyLedgerListener.forNetwork(net, iterator, DELTA)
         .budget(EPSILON, ThreatModel.ALL_ITERATES_RELEASED).build();
     if (verbose) {
-      privacy.onEpoch(row -> System.out.printf(Locale.ROOT, "epoch %d: %s%n", row.epoch(),
+      privacy.onEpoch(row -> log.printf(Locale.ROOT, "epoch %d: %s%n", row.epoch(),
           row.composition().orElseThrow().summary()));
     }
     net.setListeners(privacy);
@@ -103,7 +110,7 @@ public final class PrivateFitExample {
     }
     double accuracy = accuracy(net, test);
     if (verbose) {
-      System.out.printf(Locale.ROOT, "multiLayerNetwork: test accuracy %.4f; %s%n", accuracy,
+      log.printf(Locale.ROOT, "multiLayerNetwork: test accuracy %.4f; %s%n", accuracy,
           privacy.epsilonSpent());
     }
     Map<String, Object> r = new LinkedHashMap<>();
