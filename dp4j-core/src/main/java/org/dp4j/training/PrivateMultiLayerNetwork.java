@@ -51,7 +51,7 @@ import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
  * PrivateMultiLayerNetwork net = new PrivateMultiLayerNetwork(conf);
  * net.init();
  * SampledDataSetIterator train = SampledDataSetIterator.poisson(IndexedData.of(trainSet), 256);
- * net.addListeners(PrivacyLedgerListener.forNetwork(net, train, 1e-5));   // dp4j-listeners
+ * net.addListeners(PrivacyLedgerListener.forNetwork(net, train, 1e-5).build());   // dp4j-listeners
  * net.fit(train, 20);
  * }</pre>
  *

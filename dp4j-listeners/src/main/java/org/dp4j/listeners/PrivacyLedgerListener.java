@@ -186,7 +186,7 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
           + "callback instead of this listener)", model.getClass().getSimpleName()));
     }
     checkArgument(network == null, "this listener already accounts another network");
-    net.claimAccounting(ledger);
+    net.claimAccounting(this);   // one listener per network: two (even on one ledger) would count each step twice
     if (net.iterationCount() != ledger.steps()) {
       throw new IllegalStateException(String.format("the network has already taken %s steps but the ledger has "
           + "accounted %s: the privacy spent so far would be missing. Restore the ledger saved with the network "

@@ -152,6 +152,23 @@ class PrivacyLedgerListenerTest {
   }
 
   @Test
+  void aShuffleOncePartitionGetsTheFixedPartitionAccountant() {
+    PrivateMultiLayerNetwork net = smallNet(10, 2, 2.0, new Sgd(0.1));
+    SampledDataSetIterator partition = SampledDataSetIterator.shuffleOnce(IndexedData.of(records(1, 10)), 2);
+    PrivacyLedgerListener listener = PrivacyLedgerListener.forNetwork(net, partition, 1e-5).build();
+    net.setListeners(listener);
+    net.fit(partition, 2);
+    assertThat(listener.ledger().steps()).isEqualTo(10);
+    assertThat(listener.ledger().accountants().get(0).name())
+        .isEqualTo(org.dp4j.accounting.ledger.FixedPartitionCompositionStepAccountant.NAME);
+    // A DpSgd that divides by another batch size than the partition draws is refused.
+    PrivateMultiLayerNetwork other = smallNet(10, 2, 2.0, new Sgd(0.1));
+    SampledDataSetIterator fives = SampledDataSetIterator.shuffleOnce(IndexedData.of(records(1, 10)), 5);
+    assertThatThrownBy(() -> PrivacyLedgerListener.forNetwork(other, fives, 1e-5).build())
+        .hasMessageContaining("divides by 2.0");
+  }
+
+  @Test
   void aNetworkThatIsNotPrivateIsRefusedBeforeAnyStepIsCounted() {
     MultiLayerNetwork plain = new MultiLayerNetwork(layers(new Sgd(0.1)).build());
     plain.init();
@@ -183,6 +200,11 @@ class PrivacyLedgerListenerTest {
     PrivateMultiLayerNetwork net = smallNet();
     net.setListeners(new PrivacyLedgerListener(ledger(10)), new PrivacyLedgerListener(ledger(10)));
     assertThatThrownBy(() -> net.fit(train(10, 2))).hasMessageContaining("already counted");
+    PrivateMultiLayerNetwork sameLedger = smallNet();
+    PrivacyLedger one = ledger(10);
+    sameLedger.setListeners(new PrivacyLedgerListener(one), new PrivacyLedgerListener(one));
+    assertThatThrownBy(() -> sameLedger.fit(train(10, 2))).hasMessageContaining("already counted");
+    assertThat(one.steps()).isZero();
 
     DpSgdSetup setup = setup(10, 2, 2.0);
     PrivateMultiLayerNetwork both = smallNet();
