@@ -4,7 +4,6 @@ import java.util.List;
 import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.clipping.ClippedGradientSum;
-import org.dp4j.clipping.ClippingMode;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -58,10 +57,5 @@ public interface ClippableModel {
   /** A {@link MultiLayerNetwork} whose trainable layers share one {@link DpSgd} (checked here). */
   static ClippableModel of(MultiLayerNetwork net) {
     return new MultiLayerClippable(net);
-  }
-
-  /** As {@link #of(MultiLayerNetwork)} with the clipping mode given (instead of the DpSgd's). */
-  static ClippableModel of(MultiLayerNetwork net, ClippingMode mode) {
-    return new MultiLayerClippable(net, mode);
   }
 }

@@ -8,7 +8,6 @@ import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.clipping.ClippedGradientSum;
-import org.dp4j.clipping.ClippingMode;
 import org.dp4j.clipping.FrozenLayers;
 import org.dp4j.clipping.PerExampleClipper;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -23,15 +22,11 @@ final class MultiLayerClippable implements ClippableModel {
   private final List<INDArray> frozen = new ArrayList<>();
 
   MultiLayerClippable(MultiLayerNetwork net) {
-    this(net, null);
-  }
-
-  MultiLayerClippable(MultiLayerNetwork net, ClippingMode mode) {
     checkArgument(net.params() != null, "network must be initialised (call net.init())");
     this.net = net;
     // clone() goes through the builder, so a configuration edited in JSON is validated again here.
     this.config = DpSgdStep.configOf(net).clone();
-    this.clipper = PerExampleClipper.of(net, mode == null ? config.clipping() : mode);
+    this.clipper = PerExampleClipper.of(net, config.clipping());
     // Consecutive layers of the same kind form one view, so that a network without frozen layers gets its noise
     // in one draw over the whole gradient (as fast as before, and prefetchable).
     INDArray view = gradientView();
