@@ -112,6 +112,10 @@ class PrivateFitTest {
     assertThat(net.params()).isEqualTo(reference.params());
     assertThat(net.params()).isNotEqualTo(before);
     assertThat(net.getIterationCount()).isEqualTo(1);
+    // Through fit(iterator) as well: an epoch of empty batches is an epoch of noise-only steps.
+    net.fit(SampledDataSetIterator.of(IndexedData.of(data), new EmptyBatches(N, BATCH)));
+    assertThat(net.getIterationCount()).isEqualTo(6);
+    assertThat(net.getEpochCount()).isEqualTo(1);
   }
 
   @Test
