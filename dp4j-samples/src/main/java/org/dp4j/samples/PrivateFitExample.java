@@ -13,6 +13,7 @@ import org.dp4j.data.MnistSplit;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.PrivacyBudgetExhaustedException;
 import org.dp4j.listeners.PrivacyLedgerListener;
+import org.dp4j.samples.cli.TrainDefaults;
 import org.dp4j.samples.train.MnistModels;
 import org.dp4j.training.DpSgdSetup;
 import org.dp4j.training.IndexedData;
@@ -28,10 +29,14 @@ import org.nd4j.linalg.learning.config.Nesterovs;
  * DP-SGD through DL4J's own loop: an ordinary configuration made private, a Poisson sampler iterator, the privacy
  * listener, and {@code net.fit(iterator, epochs)}, on MNIST at ε = 3, δ = 1e-5 (add/remove neighbours, all iterates
  * released). The MultiLayerNetwork is {@code dp4j train --model mlp}'s default: 784-256-10 tanh, expected batch
- * 2048, clip 0.2, Nesterov lr 2.0 momentum 0.9, 60 epochs, noise calibrated to ε = 3 over those epochs.
+ * 2048, clip 0.2, Nesterov lr 2.0 momentum 0.9, 60 epochs, noise calibrated to ε = 3 over those epochs
+ * (about 95.1 ± 0.2% test accuracy, a few minutes). {@code --model cnn} trains {@code dp4j train --model cnn}'s
+ * tanh CNN instead (batch 512, clip 0.1, lr 0.5, 20 epochs: 97.74% measured through {@code fit}, about 20 minutes
+ * on 2 cores).
  *
  * <pre>
- * java -cp dp4j-samples/target/dp4j.jar org.dp4j.samples.PrivateFitExample [--data-dir DIR] [--epochs E] [--json]
+ * java -cp dp4j-samples/target/dp4j.jar org.dp4j.samples.PrivateFitExample [--data-dir DIR] [--epochs E] \
+ *     [--model mlp|cnn] [--json]
  * </pre>
  *
  * <p>With {@code --json} it prints one JSON object:
@@ -55,19 +60,23 @@ public final class PrivateFitExample {
   /** Runs the example, printing to {@code out} (one JSON object with {@code --json}). */
   static void run(String[] args, java.io.PrintStream out) throws Exception {
     Path dir = MnistVariant.MNIST.cacheDir(Path.of("").toAbsolutePath());
-    int epochs = 60;
+    Integer epochs = null;
     boolean json = false;
+    MnistModels.Kind model = MnistModels.Kind.MLP;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--data-dir" -> dir = Path.of(args[++i]);
         case "--epochs" -> epochs = Integer.parseInt(args[++i]);
         case "--json" -> json = true;
+        case "--model" -> model = MnistModels.Kind.valueOf(args[++i].toUpperCase(Locale.ROOT));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: [--data-dir DIR] [--epochs E] [--json]");
+            + "; usage: [--data-dir DIR] [--epochs E] [--model mlp|cnn] [--json]");
       }
     }
-    if (epochs <= 0) {
-      throw new IllegalArgumentException("--epochs must be > 0, was " + epochs);
+    TrainDefaults settings = TrainDefaults.of(model);
+    int e = epochs != null ? epochs : settings.epochs();
+    if (e <= 0) {
+      throw new IllegalArgumentException("--epochs must be > 0, was " + e);
     }
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("--data-dir " + dir + " does not exist; run scripts/fetch-data.sh first");
@@ -75,7 +84,7 @@ public final class PrivateFitExample {
     LabelledImages train = MnistLoader.load(dir, MnistSplit.TRAIN);
     DataSet test = MnistLoader.load(dir, MnistSplit.TEST).toDataSet(DataType.FLOAT);
 
-    Map<String, Object> mln = multiLayerNetwork(train, test, epochs, json ? null : out);
+    Map<String, Object> mln = multiLayerNetwork(train, test, model, settings, e, json ? null : out);
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("multiLayerNetwork", mln);
     result.put("computationGraph", null);
@@ -88,14 +97,16 @@ public final class PrivateFitExample {
   }
 
   /** The DL4J idiom: configuration with DpSgd, sampler iterator, privacy listener, fit. */
-  static Map<String, Object> multiLayerNetwork(LabelledImages train, DataSet test, int epochs,
-      java.io.PrintStream log) {
+  static Map<String, Object> multiLayerNetwork(LabelledImages train, DataSet test, MnistModels.Kind model,
+      TrainDefaults settings, int epochs, java.io.PrintStream log) {
     boolean verbose = log != null;
-    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(train.size()).expectedBatchSize(2048).epochs(epochs)
-        .clipNorm(0.2).targetEpsilon(EPSILON).delta(DELTA).build();
-    PrivateMultiLayerNetwork net = setup.privateNetwork(
-        MnistModels.mlp(new Nesterovs(2.0, 0.9), 12345, new int[] {256}, Activation.TANH));
-    SampledDataSetIterator iterator = SampledDataSetIterator.poisson(IndexedData.of(train, DataType.FLOAT), 2048);
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(train.size()).expectedBatchSize(settings.batchSize())
+        .epochs(epochs).clipNorm(settings.clipNorm()).targetEpsilon(EPSILON).delta(DELTA).build();
+    Nesterovs base = new Nesterovs(settings.learningRate(), settings.momentum());
+    PrivateMultiLayerNetwork net = setup.privateNetwork(model == MnistModels.Kind.CNN
+        ? MnistModels.cnn(base, 12345) : MnistModels.mlp(base, 12345, settings.hidden(), Activation.TANH));
+    SampledDataSetIterator iterator = SampledDataSetIterator.poisson(IndexedData.of(train, DataType.FLOAT),
+        settings.batchSize());
     PrivacyLedgerListener privacy = PrivacyLedgerListener.forNetwork(net, iterator, DELTA)
         .budget(EPSILON, ThreatModel.ALL_ITERATES_RELEASED).build();
     if (verbose) {
@@ -115,6 +126,7 @@ public final class PrivateFitExample {
     }
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("testAccuracy", accuracy);
+    r.put("model", model.name().toLowerCase(Locale.ROOT));
     r.put("epsilon", privacy.epsilon(ThreatModel.ALL_ITERATES_RELEASED).orElseThrow());
     r.put("delta", DELTA);
     r.put("steps", privacy.ledger().steps());
