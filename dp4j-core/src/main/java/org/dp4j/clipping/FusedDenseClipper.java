@@ -108,6 +108,7 @@ final class FusedDenseClipper {
       Layer layer = net.getLayer(i);
       org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
       Class<?> expected = i == count - 1 ? OutputLayer.class : DenseLayer.class;
+      // A frozen layer's conf() is its inner layer's: check the layer object (frozen layers take the generic path).
       if (conf.getClass() != expected || LayerRules.isFrozen(layer) || conf.getIDropout() != null
           || net.getLayerWiseConfigurations().getInputPreProcess(i) != null) {
         return Optional.empty();

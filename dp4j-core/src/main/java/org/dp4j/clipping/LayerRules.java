@@ -52,6 +52,13 @@ final class LayerRules {
           convolutionChunkElements, norms));
     }
     checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
+    for (int i = 1; i < count; i++) {
+      Layer layer = net.getLayer(i);
+      boolean trainableBelow = rules.subList(0, i).stream().anyMatch(PerExampleLayer::hasParams);
+      checkArgument(!isFrozen(layer) || FrozenLayers.passesErrorsBack(layer) || !trainableBelow,
+          "frozen %s stops back-propagation, so the trainable layers below it would get no gradient; freeze them "
+              + "too or use FrozenLayerWithBackprop", describe(layer.conf().getLayer(), i));
+    }
     return List.copyOf(rules);
   }
 
@@ -67,10 +74,7 @@ final class LayerRules {
     org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
     Class<?> type = conf.getClass();
     if (isFrozen(layer)) {
-      // Frozen parameters take no part in clipping: no norm, a zero sum; errors pass as DL4J's wrapper passes them.
-      checkArgument(!output, "%s: a frozen output layer is not supported; freeze only the layers below the output",
-          where);
-      return new NoParameterLayer(layer);
+      return frozenRule(layer, conf, where, output);
     }
     if (conf instanceof BaseLayer) {
       checkBaseLayer((BaseLayer) conf, where);
@@ -109,13 +113,31 @@ final class LayerRules {
   /**
    * Whether DL4J trains none of the layer's parameters ({@code FrozenLayer}, {@code FrozenLayerWithBackprop},
    * {@code setFeatureExtractor}). The wrappers report the wrapped layer's configuration, so the implementation
-   * class is what tells.
+   * class is what tells ({@link FrozenLayers}).
    */
   static boolean isFrozen(Layer layer) {
-    org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
-    return layer instanceof org.deeplearning4j.nn.layers.FrozenLayer
-        || layer instanceof org.deeplearning4j.nn.layers.FrozenLayerWithBackprop
-        || conf instanceof FrozenLayer || conf instanceof FrozenLayerWithBackprop;
+    return FrozenLayers.isFrozen(layer) || FrozenLayers.isFrozen(layer.conf().getLayer());
+  }
+
+  /**
+   * Frozen parameters take no part in clipping: no norm, a zero sum. The layer runs forward in inference mode;
+   * errors pass back through it only for {@code FrozenLayerWithBackprop}, whose inner layer must then act on each
+   * example separately.
+   */
+  private static PerExampleLayer frozenRule(Layer layer, org.deeplearning4j.nn.conf.layers.Layer conf, String where,
+      boolean output) {
+    checkArgument(!output, "frozen %s: the output layer cannot be frozen when training privately (nothing above it "
+        + "would be trained); freeze only layers below the trainable ones", where);
+    if (FrozenLayers.passesErrorsBack(layer)) {
+      Class<?> type = conf.getClass();
+      checkArgument(type == DenseLayer.class || type == ConvolutionLayer.class || type == SubsamplingLayer.class
+              || type == GlobalPoolingLayer.class || type == ActivationLayer.class || type == DropoutLayer.class
+              || type == LocalResponseNormalization.class,
+          "%s: back-propagation through a frozen %s is not supported; supported inside FrozenLayerWithBackprop: "
+              + "DenseLayer, ConvolutionLayer, SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer, "
+              + "LocalResponseNormalization", where, type.getSimpleName());
+    }
+    return new NoParameterLayer(layer);
   }
 
   private static void checkBaseLayer(BaseLayer conf, String where) {

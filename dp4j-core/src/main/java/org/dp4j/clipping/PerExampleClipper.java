@@ -30,12 +30,12 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  *
  * <p>Supported layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),
  * {@code ConvolutionLayer} (2D, NCHW), {@code SubsamplingLayer}, {@code GlobalPoolingLayer},
- * {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization}, frozen layers
- * ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}: no norm contribution, zeros in the sum), and the CNN↔dense
- * input preprocessors. {@link GraphPerExampleClipper} applies the same layer rules to a {@code ComputationGraph}.
- * Anything else (notably {@code BatchNormalization}, which mixes examples) is refused when the clipper is built,
- * with a message naming the layer. The clipped sum does not include L1/L2 regularisation (DL4J adds it in the
- * updater; it does not depend on the data).
+ * {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization}, the CNN↔dense input
+ * preprocessors, and frozen layers ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}: forward only, no part in
+ * norms or sums, see {@link FrozenLayers}). {@link GraphPerExampleClipper} applies the same layer rules to a
+ * {@code ComputationGraph}. Anything else (notably {@code BatchNormalization}, which mixes examples) is refused when
+ * the clipper is built, with a message naming the layer. The clipped sum does not include L1/L2 regularisation
+ * (DL4J adds it in the updater; it does not depend on the data).
  *
  * <pre>{@code
  * PerExampleClipper clipper = PerExampleClipper.of(net);              // flat clipping
@@ -58,6 +58,7 @@ public final class PerExampleClipper {
   private final ClippingMode mode;
   private final List<PerExampleLayer> layers;
   private final int parameterisedLayers;
+  private final int lowestTrainable;
   private final Optional<FusedDenseClipper> fused;
   private INDArray saved;     // the target of addClippedSum while the generic pass runs
 
@@ -68,6 +69,11 @@ public final class PerExampleClipper {
     this.layers = layers;
     this.fused = fused;
     this.parameterisedLayers = (int) layers.stream().filter(PerExampleLayer::hasParams).count();
+    int lowest = 0;
+    while (!layers.get(lowest).hasParams()) {
+      lowest++;
+    }
+    this.lowestTrainable = lowest;
   }
 
   /** Flat clipping ({@link ClippingMode#FLAT}). */
@@ -221,14 +227,16 @@ public final class PerExampleClipper {
       }
       activation = layers.get(i).forward(activation);
     }
+    // Errors go back only as far as the lowest layer with trainable parameters: frozen layers below it (transfer
+    // learning) cost a forward pass and nothing else.
     int last = layers.size() - 1;
-    INDArray error = layers.get(last).backwardFromLabels(labels, null, last > 0);
-    for (int i = last; i >= 0; i--) {
+    INDArray error = layers.get(last).backwardFromLabels(labels, null, last > lowestTrainable);
+    for (int i = last; i >= lowestTrainable; i--) {
       if (i < last) {
-        error = layers.get(i).backward(error, i > 0);
+        error = layers.get(i).backward(error, i > lowestTrainable);
       }
       InputPreProcessor pre = net.getLayerWiseConfigurations().getInputPreProcess(i);
-      if (pre != null && i > 0) {
+      if (pre != null && i > lowestTrainable) {
         error = pre.backprop(error, n, workspaces);
       }
     }

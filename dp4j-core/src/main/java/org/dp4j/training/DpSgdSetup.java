@@ -118,16 +118,45 @@ public final class DpSgdSetup {
   }
 
   /**
-   * A network whose every layer with parameters uses {@link DpSgd} around the updater it had in
-   * {@code conf} (all such layers must share one base updater). {@code conf} itself is not changed.
+   * A network whose every trainable layer uses {@link DpSgd} around the updater it had in {@code conf} (all such
+   * layers must share one base updater), freshly initialised. {@code conf} itself is not changed. Train it with
+   * {@code net.fit(SampledDataSetIterator, epochs)} or with {@link #trainer}.
    */
-  public MultiLayerNetwork privateNetwork(MultiLayerConfiguration conf) {
+  public PrivateMultiLayerNetwork privateNetwork(MultiLayerConfiguration conf) {
+    PrivateMultiLayerNetwork net = new PrivateMultiLayerNetwork(privateConfiguration(conf));
+    net.init();
+    return net;
+  }
+
+  /**
+   * A private copy of a pretrained network that <b>keeps its weights</b> (transfer learning): the same layers and
+   * parameters, frozen layers still frozen, every trainable layer's updater wrapped in {@link DpSgd}; fresh updater
+   * state, iteration and epoch counts 0. The guarantee covers the data the returned network is then fit on; the
+   * pretraining data are not covered (they are assumed public). {@code pretrained} is not changed. A network that
+   * is already private is refused: continue it with {@link PrivateMultiLayerNetwork#resume} and its restored ledger.
+   *
+   * <pre>{@code
+   * MultiLayerNetwork tuned = new TransferLearning.Builder(pretrained).setFeatureExtractor(1).build();
+   * PrivateMultiLayerNetwork net = setup.privateNetwork(tuned);   // only layers 2.. are trained, privately
+   * }</pre>
+   */
+  public PrivateMultiLayerNetwork privateNetwork(MultiLayerNetwork pretrained) {
+    checkArgument(pretrained.params() != null, "the pretrained network must be initialised");
+    MultiLayerConfiguration conf = privateConfiguration(pretrained.getLayerWiseConfigurations());
+    conf.setIterationCount(0);
+    conf.setEpochCount(0);
+    PrivateMultiLayerNetwork net = new PrivateMultiLayerNetwork(conf);
+    net.init(pretrained.params().dup(), false);
+    return net;
+  }
+
+  private MultiLayerConfiguration privateConfiguration(MultiLayerConfiguration conf) {
     MultiLayerConfiguration copy = conf.clone();
     IUpdater base = null;
     for (NeuralNetConfiguration layerConf : copy.getConfs()) {
       if (layerConf.getLayer() instanceof BaseLayer layer) {
-        checkArgument(!(layer.getIUpdater() instanceof DpSgd), "configuration is already private: %s",
-            layer.getIUpdater());
+        checkArgument(!(layer.getIUpdater() instanceof DpSgd), "configuration is already private: %s; to continue "
+            + "a private network use PrivateMultiLayerNetwork.resume with its restored ledger", layer.getIUpdater());
         checkArgument(base == null || base.equals(layer.getIUpdater()),
             "all layers must share one base updater: %s vs %s", base, layer.getIUpdater());
         checkArgument(layer.getBiasUpdater() == null || layer.getBiasUpdater().equals(layer.getIUpdater()),
@@ -135,7 +164,7 @@ public final class DpSgdSetup {
         base = layer.getIUpdater();
       }
     }
-    checkArgument(base != null, "the configuration has no layer with parameters");
+    checkArgument(base != null, "the configuration has no trainable layer with parameters");
     DpSgd dp = updater(base);
     for (NeuralNetConfiguration layerConf : copy.getConfs()) {
       if (layerConf.getLayer() instanceof BaseLayer layer) {
@@ -143,9 +172,7 @@ public final class DpSgdSetup {
         layer.setBiasUpdater(null);
       }
     }
-    MultiLayerNetwork net = new MultiLayerNetwork(copy);
-    net.init();
-    return net;
+    return copy;
   }
 
   /** The composition method used for calibration and the budget (PLD unless the builder chose RDP). */

@@ -7,6 +7,7 @@ import static com.google.common.base.Preconditions.checkState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.ledger.CompositionStepAccountant;
@@ -45,6 +46,8 @@ import org.nd4j.linalg.dataset.DataSet;
  * }</pre>
  */
 public final class DpSgdTrainer {
+  static final String INSECURE = "the noise source is not cryptographically secure (insecureNoise): whoever knows "
+      + "its seed can remove the noise";
   private final MultiLayerNetwork net;
   private final IndexedData data;
   private final BatchSampler sampler;
@@ -54,6 +57,7 @@ public final class DpSgdTrainer {
   private final List<Consumer<LedgerRow>> onEpoch;
   private final Runnable onStep;
   private final int physicalBatchSize;
+  private final Optional<String> voidBecause;
 
   private DpSgdTrainer(Builder b) {
     this.physicalBatchSize = b.physicalBatchSize;
@@ -64,7 +68,12 @@ public final class DpSgdTrainer {
     this.epochs = b.epochs;
     this.onEpoch = List.copyOf(b.onEpoch);
     this.onStep = b.onStep;
-    this.step = DpSgdStep.of(net, b.noise);
+    if (net instanceof PrivateTraining p) {
+      p.claimAccounting(this);   // a PrivacyLedgerListener on the same network would count every step twice
+    }
+    this.step = DpSgdStep.withInsecureNoise(net, b.noise);   // secure unless insecureNoise() opted out
+    this.voidBecause = b.noise.isSecure() ? Optional.empty() : Optional.of(INSECURE);
+    voidBecause.ifPresent(ledger::voidHiddenState);
     DpSgd dp = step.config();
     checkArgument(sampler.plan().datasetSize() == data.size(),
         "the sampler covers %s records but the data has %s", sampler.plan().datasetSize(), data.size());
@@ -101,7 +110,7 @@ public final class DpSgdTrainer {
       for (int s = 0; s < stepsPerEpoch; s++) {
         if (!ledger.tryStep()) {
           closeRow(epoch, true);
-          return new TrainingResult(net, ledger, StopReason.BUDGET, completed, ledger.steps());
+          return new TrainingResult(net, ledger, StopReason.BUDGET, completed, ledger.steps(), voidBecause);
         }
         takeStep(sampler.nextBatch());
         onStep.run();
@@ -112,7 +121,7 @@ public final class DpSgdTrainer {
       net.incrementEpochCount();
       closeRow(epoch, false);
     }
-    return new TrainingResult(net, ledger, StopReason.COMPLETED, completed, ledger.steps());
+    return new TrainingResult(net, ledger, StopReason.COMPLETED, completed, ledger.steps(), voidBecause);
   }
 
   /**
@@ -175,10 +184,24 @@ public final class DpSgdTrainer {
     }
 
     /**
-     * Noise source; secure ({@link GaussianNoise#secure()}, prefetched by {@link PrefetchingNoise}) unless a test
-     * passes a fixed-seed one.
+     * Noise source; must be cryptographically secure ({@link NoiseSource#isSecure()}). The default is
+     * {@link GaussianNoise#secure()}, prefetched by {@link PrefetchingNoise}.
      */
     public Builder noise(NoiseSource noise) {
+      checkNotNull(noise, "noise");
+      checkArgument(noise.isSecure(), "the noise source %s is not cryptographically secure, so the run would carry "
+          + "no privacy guarantee; use GaussianNoise.secure(), or insecureNoise(...) in tests",
+          noise.getClass().getSimpleName());
+      this.noise = noise;
+      return this;
+    }
+
+    /**
+     * For tests and reproductions only: a noise source that is not secure (fixed seed, recording). The run then
+     * carries <b>no privacy guarantee</b>: {@link TrainingResult#guaranteesVoidBecause()} says so, and the
+     * ledger's hidden-state bounds are voided.
+     */
+    public Builder insecureNoise(NoiseSource noise) {
       this.noise = checkNotNull(noise, "noise");
       return this;
     }

@@ -18,11 +18,13 @@ import org.nd4j.linalg.schedule.ISchedule;
  * or Adam are post-processing of the private gradient, so composition accounting still holds). Set it on a
  * network configuration like any updater; it survives {@code toJson}/{@code fromJson} and {@code ModelSerializer}.
  *
- * <p>The per-example part of the mechanism cannot run inside DL4J's {@code fit}, which only hands updaters the
- * batch mean; {@link DpSgdStep} runs it and then this updater. Each step is
+ * <p>The per-example part of the mechanism cannot run inside a plain network's {@code fit}, which only hands
+ * updaters the batch mean: train a {@code org.dp4j.training.PrivateMultiLayerNetwork} with DL4J's
+ * {@code fit(SampledDataSetIterator, epochs)}, or step with {@link DpSgdStep}; both clip, noise and then run this
+ * updater. Each step is
  * θ ← θ − base((Σ_i clip_C(g_i) + N(0, (zC)² I)) / (q·N)) (Abadi et al. 2016, Alg. 1; digest 001 §6, DP updater),
- * divided by the expected batch size, never the realised one. Calling {@code net.fit} on a network with this
- * updater throws instead of silently training without privacy.
+ * divided by the expected batch size, never the realised one. Calling {@code fit} on a plain
+ * {@code MultiLayerNetwork} with this updater throws instead of silently training without privacy.
  *
  * <pre>{@code
  * DpSgd dp = DpSgd.builder().clipNorm(1.0).noiseMultiplier(1.1).expectedBatchSize(256)

@@ -7,7 +7,6 @@ import org.dp4j.noise.PrefetchingNoise;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
-import java.util.List;
 import java.util.OptionalDouble;
 
 import org.deeplearning4j.nn.api.Layer;
@@ -18,6 +17,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.dp4j.clipping.ClippedGradientSum;
+import org.dp4j.clipping.FrozenLayers;
 import org.dp4j.clipping.PerExampleClipper;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.api.DataSet;
@@ -60,17 +60,16 @@ import org.nd4j.linalg.learning.config.Sgd;
 public final class DpSgdStep {
   private final MultiLayerNetwork net;
   private final DpSgd config;
-  private final PerExampleClipper clipper;
-  private final NoiseSource noise;
-  private final boolean plainSgd;
-  private int accumulated;
+  private final MultiLayerClippable model;
+  private final PrivateGradient gradient;
+  private final InPlaceSgd inPlace;
 
-  private DpSgdStep(MultiLayerNetwork net, DpSgd config, NoiseSource noise) {
+  private DpSgdStep(MultiLayerNetwork net, NoiseSource noise) {
     this.net = net;
-    this.config = config;
-    this.clipper = PerExampleClipper.of(net, config.clipping());
-    this.noise = noise;
-    this.plainSgd = plainSgd(net, config);
+    this.model = new MultiLayerClippable(net);
+    this.config = model.config();
+    this.gradient = PrivateGradient.of(model, noise);
+    this.inPlace = new InPlaceSgd(net, config);
   }
 
   /**
@@ -87,9 +86,26 @@ public final class DpSgdStep {
    */
   public static DpSgdStep of(MultiLayerNetwork net, NoiseSource noise) {
     checkArgument(noise != null, "noise source must not be null");
+    checkArgument(noise.isSecure(), "the noise source %s is not cryptographically secure, so the steps would carry "
+        + "no privacy guarantee; use PrefetchingNoise.secure() or GaussianNoise.secure(), or, in tests only, "
+        + "DpSgdStep.withInsecureNoise", noise.getClass().getSimpleName());
+    return withInsecureNoise(net, noise);
+  }
+
+  /**
+   * For tests and reproductions only: accepts a noise source that is not cryptographically secure (a fixed seed, a
+   * recording source). <b>Steps taken with it carry no privacy guarantee</b>: whoever knows the seed can remove the
+   * noise. {@link #secureNoise()} then reports false and a ledger of such a run must be marked void.
+   */
+  public static DpSgdStep withInsecureNoise(MultiLayerNetwork net, NoiseSource noise) {
+    checkArgument(noise != null, "noise source must not be null");
     checkArgument(net.params() != null, "network must be initialised (call net.init())");
-    // clone() goes through the builder, so a configuration edited in JSON is validated again here.
-    return new DpSgdStep(net, configOf(net).clone(), noise);
+    return new DpSgdStep(net, noise);
+  }
+
+  /** Whether the noise source is cryptographically secure (false only after {@link #withInsecureNoise}). */
+  public boolean secureNoise() {
+    return gradient.secureNoise();
   }
 
   public DpSgd config() {
@@ -98,7 +114,7 @@ public final class DpSgdStep {
 
   /** Whether the clipped sums come from the fused dense path ({@link PerExampleClipper#isFused()}). */
   public boolean isFused() {
-    return clipper.isFused();
+    return model.clipper().isFused();
   }
 
   /** {@link #apply(INDArray, INDArray)} on a batch's features and labels (masks are not supported). */
@@ -115,8 +131,8 @@ public final class DpSgdStep {
    * Equivalent to {@link #accumulate} then {@link #step}.
    */
   public ClippedGradientSum apply(INDArray features, INDArray labels) {
-    checkState(accumulated == 0, "%s micro-batches were accumulated but not stepped; call step() first",
-        accumulated);
+    checkState(gradient.accumulated() == 0, "%s micro-batches were accumulated but not stepped; call step() first",
+        gradient.accumulated());
     ClippedGradientSum sum = accumulate(features, labels);
     step();
     return sum;
@@ -131,15 +147,7 @@ public final class DpSgdStep {
    * are the micro-batch's; its {@code sum()} is the running total.
    */
   public ClippedGradientSum accumulate(INDArray features, INDArray labels) {
-    if (net.getFlattenedGradients() == null) {
-      net.initGradientsView();
-    }
-    INDArray gradient = net.getFlattenedGradients();
-    ClippedGradientSum sum = accumulated == 0
-        ? clipper.clippedSum(features, labels, config.clipNorm(), gradient)
-        : clipper.addClippedSum(features, labels, config.clipNorm(), gradient);
-    accumulated++;
-    return sum;
+    return gradient.accumulate(new INDArray[] {features}, new INDArray[] {labels}, null, null);
   }
 
   /**
@@ -148,16 +156,7 @@ public final class DpSgdStep {
    * micro-batch this is the noise-only step of an empty Poisson batch.
    */
   public void step() {
-    if (net.getFlattenedGradients() == null) {
-      net.initGradientsView();
-    }
-    INDArray gradient = net.getFlattenedGradients();
-    if (accumulated == 0) {
-      gradient.assign(0.0);
-    }
-    accumulated = 0;
-    noise.addGaussian(gradient, config.noiseStd());
-    gradient.divi(config.expectedBatchSize());
+    INDArray gradient = this.gradient.finish();
     int iteration = net.getIterationCount();
     int epoch = net.getEpochCount();
     // DL4J's order: listeners see the gradient before the updater; a privacy ledger listener throws here, before
@@ -165,7 +164,7 @@ public final class DpSgdStep {
     for (TrainingListener listener : net.getListeners()) {
       listener.onGradientCalculation(net);
     }
-    OptionalDouble rate = plainSgd ? sharedLearningRate(iteration, epoch) : OptionalDouble.empty();
+    OptionalDouble rate = inPlace.rate(iteration, epoch);
     if (rate.isPresent()) {
       // What DL4J's Sgd updater does (update = η·gradient), without its per-block bookkeeping.
       gradient.muli(rate.getAsDouble());
@@ -185,53 +184,7 @@ public final class DpSgdStep {
   }
 
   /**
-   * Whether the base updater is plain {@link Sgd} and no layer has L1/L2/weight decay: the update is then η times
-   * the private gradient and is applied in place. Anything else goes through DL4J's updater.
-   */
-  private static boolean plainSgd(MultiLayerNetwork net, DpSgd config) {
-    if (config.baseUpdater().getClass() != Sgd.class) {
-      return false;
-    }
-    for (int i = 0; i < net.getnLayers(); i++) {
-      org.deeplearning4j.nn.conf.layers.Layer conf = net.getLayer(i).conf().getLayer();
-      if (conf instanceof BaseLayer b && (!isEmpty(b.getRegularization()) || !isEmpty(b.getRegularizationBias()))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * η of this iteration read from the network's live configuration (so {@code net.setLearningRate} and schedules
-   * apply as in DL4J's updater), if every layer with parameters has the same one.
-   */
-  private OptionalDouble sharedLearningRate(int iteration, int epoch) {
-    double shared = Double.NaN;
-    for (int i = 0; i < net.getnLayers(); i++) {
-      if (net.getLayer(i).numParams() == 0) {
-        continue;
-      }
-      BaseLayer conf = (BaseLayer) net.getLayer(i).conf().getLayer();
-      for (IUpdater u : new IUpdater[] {conf.getIUpdater(), conf.getBiasUpdater()}) {
-        if (u == null) {
-          continue;
-        }
-        double rate = u.getLearningRate(iteration, epoch);
-        if (!Double.isNaN(shared) && rate != shared) {
-          return OptionalDouble.empty();
-        }
-        shared = rate;
-      }
-    }
-    return Double.isNaN(shared) ? OptionalDouble.empty() : OptionalDouble.of(shared);
-  }
-
-  private static boolean isEmpty(List<?> list) {
-    return list == null || list.isEmpty();
-  }
-
-  /**
-   * The one {@link DpSgd} shared by every layer with parameters; refuses a network where a layer uses another
+   * The one {@link DpSgd} shared by every layer with trainable (not frozen) parameters; refuses a network where a layer uses another
    * updater or a different mechanism.
    */
   public static DpSgd configOf(MultiLayerNetwork net) {
@@ -242,6 +195,9 @@ public final class DpSgdStep {
         continue;
       }
       org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
+      if (FrozenLayers.isFrozen(layer)) {
+        continue;   // not trained: no updater of its own matters
+      }
       checkArgument(conf instanceof BaseLayer, "layer %s (%s) has parameters but no updater configuration", i,
           conf.getClass().getSimpleName());
       BaseLayer base = (BaseLayer) conf;

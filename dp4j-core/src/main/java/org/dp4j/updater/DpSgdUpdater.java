@@ -6,8 +6,9 @@ import org.nd4j.linalg.learning.GradientUpdater;
 
 /**
  * The {@link GradientUpdater} of {@link DpSgd}: hands the already privatised gradient to the base updater, and
- * refuses any gradient that did not come through {@link DpSgdStep} (such as the unclipped batch mean of
- * {@code net.fit}), so a DP configuration can never train without privacy by accident.
+ * refuses any gradient that was not privatised by {@link PrivateGradient} (through {@link DpSgdStep} or a private
+ * network's {@code fit}) — such as the unclipped batch mean of a plain network's {@code fit} — so a DP
+ * configuration can never train without privacy by accident.
  */
 final class DpSgdUpdater implements GradientUpdater<DpSgd> {
   private static final ThreadLocal<Boolean> PRIVATISED = ThreadLocal.withInitial(() -> Boolean.FALSE);
@@ -53,8 +54,10 @@ final class DpSgdUpdater implements GradientUpdater<DpSgd> {
   @Override
   public void applyUpdater(INDArray gradient, int iteration, int epoch) {
     if (!PRIVATISED.get()) {
+      ParallelWrapperRefusal.refuseIfInside();
       throw new IllegalStateException("DpSgd received a gradient that was not clipped per example and noised "
-          + "(MultiLayerNetwork.fit passes the plain batch mean); train with DpSgdStep.apply instead");
+          + "(MultiLayerNetwork.fit passes the plain batch mean); train a PrivateMultiLayerNetwork "
+          + "(DpSgdSetup.privateNetwork) with net.fit(SampledDataSetIterator, epochs), or step with DpSgdStep");
     }
     base.applyUpdater(gradient, iteration, epoch);
   }

@@ -70,6 +70,48 @@ class PerExampleClipperTest {
     assertThat(fast.clippedCount()).isEqualTo(exact.clippedCount()).isPositive();
   }
 
+  /** Dense – frozen dense (errors pass back through it) – output; the frozen layer's DL4J gradient is zero. */
+  private static MultiLayerNetwork withFrozenMiddle() {
+    MultiLayerNetwork net = new MultiLayerNetwork(TinyNetworks.base(new Sgd(0.1))
+        .layer(new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nIn(6).nOut(5)
+            .activation(Activation.TANH).build())
+        .layer(new org.deeplearning4j.nn.conf.layers.misc.FrozenLayerWithBackprop(
+            new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nIn(5).nOut(4)
+                .activation(Activation.SIGMOID).build()))
+        .layer(new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder(LossFunction.MCXENT).nIn(4).nOut(3)
+            .activation(Activation.SOFTMAX).build())
+        .build());
+    net.init();
+    return net;
+  }
+
+  @org.junit.jupiter.api.Test
+  void frozenLayerWithBackpropPassesErrorsAndTakesNoPartInTheNorms() {
+    MultiLayerNetwork net = withFrozenMiddle();
+    assertMatchesReference(net, TinyNetworks.features(11, 9, 6), TinyNetworks.labels(12, 9, 3, true),
+        ClippingMode.FLAT);
+    ClippedGradientSum s = PerExampleClipper.of(net).clippedSum(TinyNetworks.features(11, 9, 6),
+        TinyNetworks.labels(12, 9, 3, true), 1e-3);
+    long[] bounds = ExactPerExampleGradients.layerBounds(net);
+    INDArray frozenPart = s.sum().get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
+        org.nd4j.linalg.indexing.NDArrayIndex.interval(bounds[1], bounds[2]));
+    assertThat(frozenPart.amaxNumber().doubleValue()).isZero();
+  }
+
+  @org.junit.jupiter.api.Test
+  void aFrozenLayerThatStopsBackpropAboveATrainableLayerIsRefused() {
+    MultiLayerNetwork net = new MultiLayerNetwork(TinyNetworks.base(new Sgd(0.1))
+        .layer(new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nIn(6).nOut(5).build())
+        .layer(new org.deeplearning4j.nn.conf.layers.misc.FrozenLayer(
+            new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nIn(5).nOut(4).build()))
+        .layer(new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder(LossFunction.MCXENT).nIn(4).nOut(3)
+            .activation(Activation.SOFTMAX).build())
+        .build());
+    net.init();
+    assertThatThrownBy(() -> PerExampleClipper.of(net)).hasMessageContaining("stops back-propagation")
+        .hasMessageContaining("FrozenLayerWithBackprop");
+  }
+
   @ParameterizedTest
   @EnumSource(ClippingMode.class)
   void mlpWithDropoutAndActivationLayersMatchesReference(ClippingMode mode) {

@@ -96,7 +96,7 @@ class DpSgdTrainerTest {
     assertThat(setup.ledger().accountants()).extracting(a -> a.name())
         .containsExactly("sampled-gaussian-pld", "sampled-gaussian-rdp");
     MultiLayerNetwork net = setup.privateNetwork(mlp(10, 8, 2));
-    TrainingResult r = setup.trainer(net, IndexedData.of(data)).noise(GaussianNoise.insecureFixedSeed(3)).build()
+    TrainingResult r = setup.trainer(net, IndexedData.of(data)).insecureNoise(GaussianNoise.insecureFixedSeed(3)).build()
         .train();
     assertThat(r.stopReason()).isEqualTo(StopReason.COMPLETED);
     assertThat(r.epochsCompleted()).isEqualTo(4);
@@ -120,7 +120,7 @@ class DpSgdTrainerTest {
     List<int[]> epochCounts = new ArrayList<>(); // {row's epoch, the network's epoch count seen by the callback}
     TrainingResult r = setup.trainer(net, IndexedData.of(data)).ledger(ledger)
         .onEpoch(row -> epochCounts.add(new int[] {row.epoch(), net.getEpochCount()}))
-        .noise(GaussianNoise.insecureFixedSeed(4)).build().train();
+        .insecureNoise(GaussianNoise.insecureFixedSeed(4)).build().train();
     long allowed = SgmCalibration.maxSteps(1.5, 1e-5, 0.1, 2.0, Orders.DEFAULT, RdpConversion.IMPROVED).steps();
     // A callback (where a checkpoint is saved) sees every finished epoch counted; the partial epoch of the
     // budget stop is not counted.
@@ -151,7 +151,7 @@ class DpSgdTrainerTest {
       nets[run] = setup.privateNetwork(mlp(10, 8, 2));
       DpSgdTrainer.Builder trainer = setup.trainer(nets[run], IndexedData.of(data))
           .sampler(org.dp4j.sampling.PoissonSampler.withExpectedBatchSize(400, 40, AesCtrRandom.insecureFixedSeed(8)))
-          .noise(GaussianNoise.insecureFixedSeed(9));
+          .insecureNoise(GaussianNoise.insecureFixedSeed(9));
       if (run == 1) {
         trainer.physicalBatchSize(7);       // logical batches of ~40 in micro-batches of at most 7
       }
@@ -194,7 +194,7 @@ class DpSgdTrainerTest {
         .targetEpsilon(5).delta(1e-5).build();
     MultiLayerNetwork net = setup.privateNetwork(mlp(784, 64, 10));
     // Seeded noise and sampling (tests only) so that the accuracy threshold is not a coin flip.
-    TrainingResult r = setup.trainer(net, IndexedData.of(trainSlice)).noise(GaussianNoise.insecureFixedSeed(11))
+    TrainingResult r = setup.trainer(net, IndexedData.of(trainSlice)).insecureNoise(GaussianNoise.insecureFixedSeed(11))
         .sampler(PoissonSampler.withExpectedBatchSize(n, 200, AesCtrRandom.insecureFixedSeed(12))).build().train();
     int[] first = new int[2000];
     for (int i = 0; i < first.length; i++) {

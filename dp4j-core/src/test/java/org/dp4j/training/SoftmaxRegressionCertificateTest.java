@@ -210,7 +210,7 @@ class SoftmaxRegressionCertificateTest {
       sumB.addi(delta.mul(f));
     }
     double[] std = new double[1];
-    DpSgdStep step = DpSgdStep.of(net, (target, s) -> std[0] = s); // records the std, adds nothing
+    DpSgdStep step = DpSgdStep.withInsecureNoise(net, (target, s) -> std[0] = s); // records the std, adds nothing
     step.apply(x, y);
     assertThat(std[0]).isEqualTo(2 * c);
     INDArray expectedW = w.sub(sumW.div(3).addi(w.mul(lambda)).muli(eta));

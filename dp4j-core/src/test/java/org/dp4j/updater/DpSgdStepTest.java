@@ -56,7 +56,7 @@ class DpSgdStepTest {
     INDArray before = net.params().dup();
     RecordingNoise noise = new RecordingNoise(5);
 
-    ClippedGradientSum stats = DpSgdStep.of(net, noise).apply(x, y);
+    ClippedGradientSum stats = DpSgdStep.withInsecureNoise(net, noise).apply(x, y);
 
     // θ' = θ − η (Σ clip(g_i) + N(0, (zC)²)) / (q·N), with q·N = 10 although the batch has 6 examples.
     INDArray expected = before.sub(reference.sum().add(noise.last()).muli(LEARNING_RATE / EXPECTED_BATCH));
@@ -71,7 +71,7 @@ class DpSgdStepTest {
   void noiseHasTheConfiguredScaleOnEveryCoordinate() {
     MultiLayerNetwork net = TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, dp(0.5, ClippingMode.FLAT));
     RecordingNoise noise = new RecordingNoise(6);
-    DpSgdStep.of(net, noise).apply(TinyNetworks.features(23, 4, 6), TinyNetworks.labels(24, 4, 3, true));
+    DpSgdStep.withInsecureNoise(net, noise).apply(TinyNetworks.features(23, 4, 6), TinyNetworks.labels(24, 4, 3, true));
     // 68 coordinates of N(0, (0.7·0.5)²): the sample std lies within ±40% of 0.35 except with tiny probability.
     double std = noise.last().stdNumber().doubleValue();
     assertThat(std).isBetween(0.35 * 0.6, 0.35 * 1.4);
@@ -83,7 +83,7 @@ class DpSgdStepTest {
     MultiLayerNetwork net = TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, dp(0.5, ClippingMode.FLAT));
     INDArray before = net.params().dup();
     RecordingNoise noise = new RecordingNoise(7);
-    ClippedGradientSum stats = DpSgdStep.of(net, noise).apply(Nd4j.create(DataType.DOUBLE, 0, 6),
+    ClippedGradientSum stats = DpSgdStep.withInsecureNoise(net, noise).apply(Nd4j.create(DataType.DOUBLE, 0, 6),
         Nd4j.create(DataType.DOUBLE, 0, 3));
     INDArray expected = before.sub(noise.last().mul(LEARNING_RATE / EXPECTED_BATCH));
     assertThat(net.params().sub(expected).amaxNumber().doubleValue()).isLessThan(1e-14);
@@ -102,7 +102,7 @@ class DpSgdStepTest {
         iterations.add(iteration);
       }
     });
-    DpSgdStep step = DpSgdStep.of(net, GaussianNoise.insecureFixedSeed(8));
+    DpSgdStep step = DpSgdStep.withInsecureNoise(net, GaussianNoise.insecureFixedSeed(8));
     INDArray before = net.params().dup();
     for (int i = 0; i < 3; i++) {
       step.apply(TinyNetworks.features(30 + i, 8, 6), TinyNetworks.labels(40 + i, 8, 3, true));
@@ -123,7 +123,7 @@ class DpSgdStepTest {
     INDArray direction = Nd4j.createFromArray(1.0, -2.0, 0.5, 1.5).reshape(4, 1);
     INDArray positive = x.mmul(direction).gt(0.0).castTo(DataType.DOUBLE);
     INDArray y = Nd4j.hstack(positive, positive.rsub(1.0));
-    DpSgdStep step = DpSgdStep.of(net, GaussianNoise.insecureFixedSeed(91));
+    DpSgdStep step = DpSgdStep.withInsecureNoise(net, GaussianNoise.insecureFixedSeed(91));
     for (int epoch = 0; epoch < 25; epoch++) {
       for (int b = 0; b < 4; b++) {
         step.apply(x.get(NDArrayIndex.interval(50 * b, 50 * b + 50)), y.get(NDArrayIndex.interval(50 * b, 50 * b + 50)));
@@ -148,7 +148,7 @@ class DpSgdStepTest {
         .layer(new DenseLayer.Builder().nIn(4).nOut(3).updater(new Sgd(0.1)).build())
         .layer(new OutputLayer.Builder(LossFunction.MSE).nOut(2).build())
         .setInputType(InputType.feedForward(4)).build());
-    assertThatThrownBy(() -> DpSgdStep.of(mixed, GaussianNoise.insecureFixedSeed(1)))
+    assertThatThrownBy(() -> DpSgdStep.withInsecureNoise(mixed, GaussianNoise.insecureFixedSeed(1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("layer 0 (DenseLayer) uses updater Sgd");
   }
 
@@ -170,7 +170,7 @@ class DpSgdStepTest {
     ClippedGradientSum reference = ExactPerExampleGradients.clippedSum(net, x, y, clip, mode);
     INDArray before = net.params().dup();
     RecordingNoise noise = new RecordingNoise(53);
-    DpSgdStep step = DpSgdStep.of(net, noise);
+    DpSgdStep step = DpSgdStep.withInsecureNoise(net, noise);
     assertThat(step.isFused()).isTrue();
 
     step.apply(x, y);
@@ -184,7 +184,7 @@ class DpSgdStepTest {
   void learningRateSetOnTheNetworkIsUsedByTheInPlaceUpdate() {
     MultiLayerNetwork net = denseMlp(dp(0.5, ClippingMode.FLAT));
     RecordingNoise noise = new RecordingNoise(54);
-    DpSgdStep step = DpSgdStep.of(net, noise);
+    DpSgdStep step = DpSgdStep.withInsecureNoise(net, noise);
     net.setLearningRate(0.05);
     INDArray x = TinyNetworks.features(55, 4, 6);
     INDArray y = TinyNetworks.labels(56, 4, 3, true);
@@ -209,8 +209,8 @@ class DpSgdStepTest {
             : TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, dp);
         MultiLayerNetwork split = fused ? denseMlp(dp)
             : TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, dp);
-        DpSgdStep.of(whole, new RecordingNoise(62)).apply(x, y);
-        DpSgdStep step = DpSgdStep.of(split, new RecordingNoise(62));
+        DpSgdStep.withInsecureNoise(whole, new RecordingNoise(62)).apply(x, y);
+        DpSgdStep step = DpSgdStep.withInsecureNoise(split, new RecordingNoise(62));
         int[] bounds = {0, 5, 5, 11, 13};
         for (int b = 0; b + 1 < bounds.length; b++) {
           step.accumulate(x.get(NDArrayIndex.interval(bounds[b], bounds[b + 1])),
@@ -228,7 +228,7 @@ class DpSgdStepTest {
   @Test
   void applyRefusesToRunWhileMicroBatchesAreAccumulated() {
     MultiLayerNetwork net = denseMlp(dp(0.5, ClippingMode.FLAT));
-    DpSgdStep step = DpSgdStep.of(net, new RecordingNoise(63));
+    DpSgdStep step = DpSgdStep.withInsecureNoise(net, new RecordingNoise(63));
     INDArray x = TinyNetworks.features(64, 4, 6);
     INDArray y = TinyNetworks.labels(65, 4, 3, true);
     step.accumulate(x, y);

@@ -61,7 +61,7 @@ class DpSgdTest {
   @Test
   void modelSerializerRestoresParametersUpdaterStateAndContinuesIdentically(@TempDir Path dir) throws IOException {
     MultiLayerNetwork net = TinyNetworks.mlp(LossFunction.MCXENT, Activation.SOFTMAX, adam());
-    DpSgdStep step = DpSgdStep.of(net, GaussianNoise.insecureFixedSeed(3));
+    DpSgdStep step = DpSgdStep.withInsecureNoise(net, GaussianNoise.insecureFixedSeed(3));
     for (int i = 0; i < 2; i++) {
       step.apply(TinyNetworks.features(50 + i, 8, 6), TinyNetworks.labels(60 + i, 8, 3, true));
     }
@@ -76,8 +76,8 @@ class DpSgdTest {
     // Same next batch and same noise: both networks must land on the same parameters (Adam state restored).
     INDArray x = TinyNetworks.features(70, 8, 6);
     INDArray y = TinyNetworks.labels(71, 8, 3, true);
-    DpSgdStep.of(net, GaussianNoise.insecureFixedSeed(9)).apply(x, y);
-    DpSgdStep.of(restored, GaussianNoise.insecureFixedSeed(9)).apply(x, y);
+    DpSgdStep.withInsecureNoise(net, GaussianNoise.insecureFixedSeed(9)).apply(x, y);
+    DpSgdStep.withInsecureNoise(restored, GaussianNoise.insecureFixedSeed(9)).apply(x, y);
     assertThat(restored.params().sub(net.params()).amaxNumber().doubleValue()).isLessThan(1e-15);
   }
 

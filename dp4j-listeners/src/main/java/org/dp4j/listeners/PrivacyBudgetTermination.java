@@ -11,10 +11,9 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
  * ledger's budget. Use it together with a {@link PrivacyLedgerListener} on the same ledger (which
  * accounts the steps and still stops mid-epoch if an epoch runs longer than declared).
  *
- * <p><b>Limit:</b> DL4J's {@code EarlyStoppingTrainer} trains through {@code net.fit}, which a network with dp4j's
- * {@code DpSgd} updater refuses, so this condition cannot drive private DP-SGD training by itself; it applies to a
- * loop that steps through {@code DpSgdStep} and asks it between epochs. {@code DpSgdTrainer} already stops before
- * the step that would exceed the budget ({@code PrivacyLedger.tryStep}).
+ * <p>DL4J's {@code EarlyStoppingTrainer} trains a {@code PrivateMultiLayerNetwork} privately (each
+ * {@code net.fit(batch)} is a DP-SGD step) when its training iterator is a {@code SampledDataSetIterator}; the
+ * score calculator should use held-out (public or separately accounted) data.
  *
  * <pre>{@code
  * EarlyStoppingConfiguration<MultiLayerNetwork> es = new EarlyStoppingConfiguration.Builder<MultiLayerNetwork>()

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
 import java.util.List;
-import org.deeplearning4j.datasets.iterator.utilty.ListDataSetIterator;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.SampledGaussianMechanism;
@@ -14,43 +13,47 @@ import org.dp4j.accounting.ledger.CompositionStepAccountant;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.training.PrivateMultiLayerNetwork;
+import org.nd4j.linalg.learning.config.Sgd;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LedgerCheckpointTest {
   private static PrivacyLedger ledger(double z) {
     return PrivacyLedger.builder()
-        .accountant(new CompositionStepAccountant(new SampledGaussianMechanism(0.1, z), Orders.DEFAULT))
+        .accountant(new CompositionStepAccountant(new SampledGaussianMechanism(0.2, z), Orders.DEFAULT))
         .accountant(new PrivacyLedgerTestSupport.ConstantHiddenState())
         .delta(1e-5).budget(new PrivacyBudget(50, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build();
   }
 
   private static void epochs(MultiLayerNetwork net, int n) {
-    for (int e = 0; e < n; e++) {
-      net.fit(new ListDataSetIterator<>(List.of(PrivacyLedgerListenerTest.batch(1),
-          PrivacyLedgerListenerTest.batch(2), PrivacyLedgerListenerTest.batch(3)), 1));
-    }
+    net.fit(PrivacyLedgerListenerTest.train(10, 2), n);
+  }
+
+  private static PrivateMultiLayerNetwork net(double z) {
+    return PrivacyLedgerListenerTest.smallNet(10, 2, z, new Sgd(0.1));
   }
 
   @Test
   void resumingContinuesTheLedgerExactly(@TempDir File dir) {
     PrivacyLedger uninterrupted = ledger(1.2);
-    MultiLayerNetwork a = PrivacyLedgerListenerTest.smallNet();
-    a.setListeners(new PrivacyLedgerListener(uninterrupted));
+    MultiLayerNetwork a = net(1.2);
+    a.setListeners(PrivacyLedgerListenerTest.listener(uninterrupted));
     epochs(a, 4);
 
     PrivacyLedger first = ledger(1.2);
-    MultiLayerNetwork b = PrivacyLedgerListenerTest.smallNet();
-    b.setListeners(new PrivacyLedgerListener(first));
+    MultiLayerNetwork b = net(1.2);
+    b.setListeners(PrivacyLedgerListenerTest.listener(first));
     epochs(b, 2);
     File file = new File(dir, "ckpt.zip");
     LedgerCheckpoint.save(b, first, file, false);
     assertThat(first.hiddenStateVoidedBecause()).hasValueSatisfying(r -> assertThat(r).contains("ckpt.zip"));
 
     PrivacyLedger resumedLedger = ledger(1.2);
-    MultiLayerNetwork resumed = LedgerCheckpoint.restore(file, resumedLedger);
+    MultiLayerNetwork resumed = PrivateMultiLayerNetwork.resume(LedgerCheckpoint.restore(file, resumedLedger));
+    assertThat(resumed.getIterationCount()).isEqualTo(10);
     assertThat(resumed.params()).isEqualTo(b.params());
-    resumed.setListeners(new PrivacyLedgerListener(resumedLedger));
+    resumed.setListeners(PrivacyLedgerListenerTest.listener(resumedLedger));
     epochs(resumed, 2);
 
     List<LedgerRow> expected = uninterrupted.rows();
@@ -71,8 +74,8 @@ class LedgerCheckpointTest {
   @Test
   void resumingWithAnotherMechanismIsRefused(@TempDir File dir) {
     PrivacyLedger first = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
-    net.setListeners(new PrivacyLedgerListener(first));
+    MultiLayerNetwork net = net(1.2);
+    net.setListeners(PrivacyLedgerListenerTest.listener(first));
     epochs(net, 1);
     File file = new File(dir, "ckpt.zip");
     LedgerCheckpoint.save(net, first, file, true);

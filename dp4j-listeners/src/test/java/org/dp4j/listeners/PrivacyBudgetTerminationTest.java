@@ -29,11 +29,9 @@ class PrivacyBudgetTerminationTest {
     long allowedSteps = SgmCalibration.maxSteps(3.5, 1e-5, 0.25, 2.0, Orders.DEFAULT, RdpConversion.IMPROVED).steps();
     int stepsPerEpoch = 4;
     assertThat(allowedSteps).as("several epochs fit, the last one only partly").isBetween(9L, 60L).matches(s -> s % stepsPerEpoch != 0);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet(8, 2, 2.0, new org.nd4j.linalg.learning.config.Sgd(0.1));
     net.setListeners(new PrivacyLedgerListener(ledger));
-    ListDataSetIterator<org.nd4j.linalg.dataset.DataSet> train = new ListDataSetIterator<>(List.of(
-        PrivacyLedgerListenerTest.batch(1), PrivacyLedgerListenerTest.batch(2), PrivacyLedgerListenerTest.batch(3),
-        PrivacyLedgerListenerTest.batch(4)), 1);
+    org.dp4j.training.SampledDataSetIterator train = PrivacyLedgerListenerTest.train(8, 2);
     EarlyStoppingConfiguration<MultiLayerNetwork> es = new EarlyStoppingConfiguration.Builder<MultiLayerNetwork>()
         .epochTerminationConditions(new PrivacyBudgetTermination(ledger, stepsPerEpoch))
         .scoreCalculator(new DataSetLossCalculator(new ListDataSetIterator<>(

@@ -37,7 +37,15 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.clipping.ExactPerExampleGradients;
 import org.dp4j.clipping.ClippingMode;
 import org.dp4j.mbcd.DpMbcdTrainer;
+import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.noise.GaussianNoise;
+import org.dp4j.sampling.BatchSampler;
+import org.dp4j.sampling.PoissonSampler;
+import org.dp4j.sampling.SamplingPlan;
+import org.dp4j.training.IndexedData;
+import org.dp4j.training.PrivateMultiLayerNetwork;
+import org.dp4j.training.SampledBatch;
+import org.dp4j.training.SampledDataSetIterator;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
 import org.nd4j.linalg.activations.Activation;
@@ -50,7 +58,9 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
 
 /**
  * dp4j's benchmark suite (not a test): DP-SGD steps against DL4J's non-private {@code fit} on the same batch, at 1
- * and 2 threads (ND4J and BLAS thread counts switched in process), for the 784-256-256-10 MLP and an MNIST-shaped
+ * and 2 threads (ND4J and BLAS thread counts switched in process), DL4J's own {@code fit} on a
+ * {@code PrivateMultiLayerNetwork} against {@code DpSgdStep} (same step, DL4J's loop and updater), for the
+ * 784-256-256-10 MLP and an MNIST-shaped
  * CNN (batch 256, float32; the DP step with prefetched and with synchronous secure noise); the vectorised clipped
  * sum against the exact one-example-at-a-time reference; the accountants (sampled-Gaussian ε for 10⁵ steps,
  * calibration, the DP-MBCD privacy ledger per step) and one DP-MBCD epoch. Cases of a group are interleaved in
@@ -59,7 +69,7 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  *
  * <pre>
  * OMP_NUM_THREADS=1 java -cp dp4j-samples/target/dp4j.jar org.dp4j.samples.bench.PerformanceBenchmark \
- *     [--rounds 25] [--json target/performance.json] [--quick] [--only mlp,cnn,exact,accounting,dpmbcd]
+ *     [--rounds 25] [--json target/performance.json] [--quick] [--only mlp,privatefit,cnn,exact,accounting,dpmbcd]
  * </pre>
  */
 public final class PerformanceBenchmark {
@@ -74,7 +84,7 @@ public final class PerformanceBenchmark {
   public static void main(String[] args) throws IOException {
     int rounds = 25;
     boolean quick = false;
-    List<String> sections = List.of("mlp", "cnn", "exact", "accounting", "dpmbcd");
+    List<String> sections = List.of("mlp", "privatefit", "cnn", "exact", "accounting", "dpmbcd");
     File json = new File("target/performance.json");
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -83,7 +93,7 @@ public final class PerformanceBenchmark {
         case "--quick" -> quick = true;
         case "--only" -> sections = List.of(args[++i].split(","));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: [--rounds R] [--json FILE] [--quick] [--only mlp,cnn,exact,accounting,dpmbcd]");
+            + "; usage: [--rounds R] [--json FILE] [--quick] [--only mlp,privatefit,cnn,exact,accounting,dpmbcd]");
       }
     }
     if (quick) {
@@ -92,6 +102,9 @@ public final class PerformanceBenchmark {
     PerformanceBenchmark b = new PerformanceBenchmark();
     if (sections.contains("mlp")) {
       b.mlp(rounds);
+    }
+    if (sections.contains("privatefit")) {
+      b.privateFit(rounds);
     }
     if (sections.contains("cnn")) {
       b.cnn(rounds);
@@ -180,6 +193,64 @@ public final class PerformanceBenchmark {
         .add("mlp.dp.t2", "mlp.fit.t2", 2, () -> step.apply(x, y))
         .run(rounds));
     threads(1);
+  }
+
+  /**
+   * The same 256 rows as one sampled batch, as a SampledDataSetIterator hands it to net.fit (drawn once, so the
+   * private fit is timed on the step alone, like DpSgdStep.apply).
+   */
+  private static SampledBatch wholeBatch(INDArray x, INDArray y) {
+    SamplingPlan plan = PoissonSampler.withExpectedBatchSize(60_000, BATCH, AesCtrRandom.secure()).plan();
+    int[] all = java.util.stream.IntStream.range(0, (int) x.size(0)).toArray();
+    BatchSampler everyRow = new BatchSampler() {
+      @Override
+      public SamplingPlan plan() {
+        return plan;
+      }
+
+      @Override
+      public int[] nextBatch() {
+        return all;
+      }
+    };
+    IndexedData rows = new IndexedData() {
+      @Override
+      public int size() {
+        return plan.datasetSize();
+      }
+
+      @Override
+      public org.nd4j.linalg.dataset.DataSet rows(int[] indices) {
+        return new org.nd4j.linalg.dataset.DataSet(x, y);
+      }
+    };
+    return SampledDataSetIterator.of(rows, everyRow).next();
+  }
+
+  /**
+   * DL4J's own fit on a PrivateMultiLayerNetwork against DpSgdStep on the same batch (the same private step):
+   * with plain SGD (DpSgdStep updates in place, fit goes through DL4J's updater) and with Nesterov momentum (both
+   * through DL4J's updater), so the second pair isolates the cost of DL4J's loop.
+   */
+  private void privateFit(int rounds) {
+    Nd4j.getRandom().setSeed(3);
+    INDArray x = Nd4j.rand(DataType.FLOAT, BATCH, 784);
+    INDArray y = oneHot(BATCH);
+    SampledBatch batch = wholeBatch(x, y);
+    DpSgd momentum = DpSgd.builder().clipNorm(1.0).noiseMultiplier(1.1).expectedBatchSize(BATCH)
+        .baseUpdater(new org.nd4j.linalg.learning.config.Nesterovs(0.01, 0.9)).build();
+    DpSgdStep sgdStep = DpSgdStep.of(init(mlp(dp())));
+    PrivateMultiLayerNetwork sgdFit = new PrivateMultiLayerNetwork(mlp(dp()));
+    sgdFit.init();
+    DpSgdStep momentumStep = DpSgdStep.of(init(mlp(momentum)));
+    PrivateMultiLayerNetwork momentumFit = new PrivateMultiLayerNetwork(mlp(momentum));
+    momentumFit.init();
+    rows.addAll(timer()
+        .add("mlp.dp.sgd.t1", "", 1, () -> sgdStep.apply(x, y))
+        .add("mlp.privatefit.sgd.t1", "mlp.dp.sgd.t1", 1, () -> sgdFit.fit(batch))
+        .add("mlp.dp.nesterov.t1", "", 1, () -> momentumStep.apply(x, y))
+        .add("mlp.privatefit.nesterov.t1", "mlp.dp.nesterov.t1", 1, () -> momentumFit.fit(batch))
+        .run(rounds));
   }
 
   private void cnn(int rounds) {

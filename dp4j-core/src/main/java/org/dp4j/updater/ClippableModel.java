@@ -1,0 +1,61 @@
+package org.dp4j.updater;
+
+import java.util.List;
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.clipping.ClippedGradientSum;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * What a private step needs from a DL4J model, whatever its kind: its {@link DpSgd} mechanism, its flattened
+ * gradient view (the array DL4J's updater and step function read), the parts of that view that belong to trainable
+ * parameters (noise goes there and nowhere else; frozen parameters stay bit-identical), and its vectorised
+ * per-example clipper. {@link PrivateGradient} runs the DP-SGD gradient on any implementation; {@link #of} adapts a
+ * {@link MultiLayerNetwork} with {@link org.dp4j.clipping.PerExampleClipper}. A {@code ComputationGraph} plugs in
+ * the same way with its own clipper (inputs and labels are arrays for that reason).
+ *
+ * <pre>{@code
+ * ClippableModel model = ClippableModel.of(net);            // net uses DpSgd
+ * PrivateGradient g = PrivateGradient.of(model, PrefetchingNoise.secure());
+ * g.accumulate(new INDArray[] {x}, new INDArray[] {y});
+ * g.finish();                                               // net.getFlattenedGradients() holds the private gradient
+ * }</pre>
+ */
+public interface ClippableModel {
+  /** The DL4J model. */
+  Model model();
+
+  /** The one DP-SGD mechanism shared by every trainable parameter. */
+  DpSgd config();
+
+  /** The flattened gradient view, [1, numParams], in the layout of the parameters. */
+  INDArray gradientView();
+
+  /** Views of {@link #gradientView()} covering the trainable parameters; the rest stays exactly zero. */
+  List<INDArray> trainableViews();
+
+  /** Views of {@link #gradientView()} covering frozen parameters (empty if none). */
+  List<INDArray> frozenViews();
+
+  /**
+   * Adds Σ_i clip_C(g_i) over the batch to {@code target} (laid out like {@link #gradientView()}); frozen
+   * parameters take no part in the norms. Batches may have 0 rows; masks may be null.
+   */
+  ClippedGradientSum addClippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
+      INDArray[] labelMasks, double clipNorm, INDArray target);
+
+  /**
+   * Writes Σ_i clip_C(g_i) over the batch into {@code target} (overwriting it). The default zeroes the target and
+   * adds; implementations may write directly.
+   */
+  default ClippedGradientSum clippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
+      INDArray[] labelMasks, double clipNorm, INDArray target) {
+    target.assign(0.0);
+    return addClippedSum(features, labels, featureMasks, labelMasks, clipNorm, target);
+  }
+
+  /** A {@link MultiLayerNetwork} whose trainable layers share one {@link DpSgd} (checked here). */
+  static ClippableModel of(MultiLayerNetwork net) {
+    return new MultiLayerClippable(net);
+  }
+}

@@ -1,0 +1,123 @@
+package org.dp4j.updater;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.clipping.ClippedGradientSum;
+import org.dp4j.clipping.FrozenLayers;
+import org.dp4j.clipping.PerExampleClipper;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/** {@link ClippableModel} of a {@link MultiLayerNetwork}: {@link PerExampleClipper} on its only input and output. */
+final class MultiLayerClippable implements ClippableModel {
+  private final MultiLayerNetwork net;
+  private final DpSgd config;
+  private final PerExampleClipper clipper;
+  private final List<INDArray> trainable = new ArrayList<>();
+  private final List<INDArray> frozen = new ArrayList<>();
+
+  MultiLayerClippable(MultiLayerNetwork net) {
+    checkArgument(net.params() != null, "network must be initialised (call net.init())");
+    this.net = net;
+    // clone() goes through the builder, so a configuration edited in JSON is validated again here.
+    this.config = DpSgdStep.configOf(net).clone();
+    this.clipper = PerExampleClipper.of(net, config.clipping());
+    // Consecutive layers of the same kind form one view, so that a network without frozen layers gets its noise
+    // in one draw over the whole gradient (as fast as before, and prefetchable).
+    INDArray view = gradientView();
+    long offset = 0;
+    long runStart = 0;
+    Boolean runFrozen = null;
+    for (int i = 0; i < net.getnLayers(); i++) {
+      Layer layer = net.getLayer(i);
+      long size = layer.numParams();
+      if (size == 0) {
+        continue;
+      }
+      boolean isFrozen = FrozenLayers.isFrozen(layer);
+      if (runFrozen != null && runFrozen != isFrozen) {
+        addRun(view, runStart, offset, runFrozen);
+        runStart = offset;
+      }
+      runFrozen = isFrozen;
+      offset += size;
+    }
+    if (runFrozen != null) {
+      addRun(view, runStart, offset, runFrozen);
+    }
+  }
+
+  private void addRun(INDArray view, long from, long to, boolean isFrozen) {
+    (isFrozen ? frozen : trainable).add(view.get(NDArrayIndex.all(), NDArrayIndex.interval(from, to)));
+  }
+
+  /** The clipper (for its fused-path flag). */
+  PerExampleClipper clipper() {
+    return clipper;
+  }
+
+  @Override
+  public Model model() {
+    return net;
+  }
+
+  @Override
+  public DpSgd config() {
+    return config;
+  }
+
+  @Override
+  public INDArray gradientView() {
+    if (net.getFlattenedGradients() == null) {
+      net.initGradientsView();
+    }
+    return net.getFlattenedGradients();
+  }
+
+  @Override
+  public List<INDArray> trainableViews() {
+    return trainable;
+  }
+
+  @Override
+  public List<INDArray> frozenViews() {
+    return frozen;
+  }
+
+  @Override
+  public ClippedGradientSum addClippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
+      INDArray[] labelMasks, double clipNorm, INDArray target) {
+    check(features, labels, featureMasks, labelMasks);
+    return clipper.addClippedSum(features[0], labels[0], clipNorm, target);
+  }
+
+  @Override
+  public ClippedGradientSum clippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
+      INDArray[] labelMasks, double clipNorm, INDArray target) {
+    check(features, labels, featureMasks, labelMasks);
+    return clipper.clippedSum(features[0], labels[0], clipNorm, target);
+  }
+
+  private static void check(INDArray[] features, INDArray[] labels, INDArray[] featureMasks, INDArray[] labelMasks) {
+    checkArgument(features.length == 1 && labels.length == 1,
+        "a MultiLayerNetwork has one input and one output, got %s and %s arrays", features.length, labels.length);
+    checkArgument(isAbsent(featureMasks) && isAbsent(labelMasks), "masks are not supported by DP-SGD steps on a "
+        + "MultiLayerNetwork");
+  }
+
+  private static boolean isAbsent(INDArray[] masks) {
+    if (masks != null) {
+      for (INDArray m : masks) {
+        if (m != null) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+}
