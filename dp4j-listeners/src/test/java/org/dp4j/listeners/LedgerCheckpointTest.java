@@ -86,14 +86,14 @@ class LedgerCheckpointTest {
   @Test
   void savesIntoAMissingFolderAndReadsTheBinding(@TempDir File dir) {
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
-    net.setListeners(new PrivacyLedgerListener(l));
+    MultiLayerNetwork net = net(1.2);
+    net.setListeners(PrivacyLedgerListenerTest.listener(l));
     epochs(net, 2);
     File file = new File(dir, "new/sub/ckpt.zip");
     LedgerCheckpoint.save(net, l, file, true, java.util.Map.of("--model", "mlp"));
     LedgerCheckpoint.Contents c = LedgerCheckpoint.read(file);
-    assertThat(c.iterationCount()).isEqualTo(6);
-    assertThat(c.ledger().steps()).isEqualTo(6);
+    assertThat(c.iterationCount()).isEqualTo(10);
+    assertThat(c.ledger().steps()).isEqualTo(10);
     assertThat(c.ledger().epochs()).containsExactly(1, 2);
     assertThat(c.settings()).containsExactly(java.util.Map.entry("--model", "mlp"));
     assertThat(c.sha256()).containsKeys("configuration.json", "coefficients.bin")
@@ -104,45 +104,45 @@ class LedgerCheckpointTest {
   @Test
   void aPlainModelFileHasNoLedger(@TempDir File dir) throws Exception {
     File file = new File(dir, "plain.zip");
-    org.deeplearning4j.util.ModelSerializer.writeModel(PrivacyLedgerListenerTest.smallNet(), file, false);
+    org.deeplearning4j.util.ModelSerializer.writeModel(net(1.2), file, false);
     assertThatThrownBy(() -> LedgerCheckpoint.readState(file)).hasMessageContaining("no");
   }
 
   @Test
   void aLedgerFromAnEarlierEpochIsRefused(@TempDir File dir) throws Exception {
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
-    net.setListeners(new PrivacyLedgerListener(l));
+    MultiLayerNetwork net = net(1.2);
+    net.setListeners(PrivacyLedgerListenerTest.listener(l));
     epochs(net, 1);
     File early = new File(dir, "epoch1.zip");
     LedgerCheckpoint.save(net, l, early, false);
     epochs(net, 2);
     File late = new File(dir, "epoch3.zip");
     LedgerCheckpoint.save(net, l, late, false);
-    assertThat(LedgerCheckpoint.readState(early).steps()).isEqualTo(3);
-    assertThat(LedgerCheckpoint.readState(late).steps()).isEqualTo(9);
+    assertThat(LedgerCheckpoint.readState(early).steps()).isEqualTo(5);
+    assertThat(LedgerCheckpoint.readState(late).steps()).isEqualTo(15);
 
     File rolledBack = new File(dir, "rolled-back.zip");
     CheckpointSurgery.replaceEntry(late, early, LedgerCheckpoint.ENTRY, rolledBack);
     PrivacyLedger fresh = ledger(1.2);
     assertThatThrownBy(() -> LedgerCheckpoint.restore(rolledBack, fresh))
         .isInstanceOf(InvalidCheckpointException.class)
-        .hasMessageContaining("accounts 3 private updates").hasMessageContaining("took 9")
+        .hasMessageContaining("accounts 5 private updates").hasMessageContaining("took 15")
         .hasMessageContaining("another point of the run");
     assertThat(fresh.steps()).isZero();
     // The untouched checkpoints still resume.
-    assertThat(LedgerCheckpoint.restore(late, ledger(1.2)).getIterationCount()).isEqualTo(9);
+    assertThat(LedgerCheckpoint.restore(late, ledger(1.2)).getIterationCount()).isEqualTo(15);
   }
 
   @Test
   void aLedgerWithFewerStepsThanTheModelIsRefused(@TempDir File dir) throws Exception {
     PrivacyLedger zero = ledger(1.2);
-    MultiLayerNetwork untrained = PrivacyLedgerListenerTest.smallNet();
+    MultiLayerNetwork untrained = net(1.2);
     File empty = new File(dir, "empty.zip");
     LedgerCheckpoint.save(untrained, zero, empty, false);
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
-    net.setListeners(new PrivacyLedgerListener(l));
+    MultiLayerNetwork net = net(1.2);
+    net.setListeners(PrivacyLedgerListenerTest.listener(l));
     epochs(net, 2);
     File trained = new File(dir, "trained.zip");
     LedgerCheckpoint.save(net, l, trained, false);
@@ -150,7 +150,7 @@ class LedgerCheckpointTest {
     CheckpointSurgery.replaceEntry(trained, empty, LedgerCheckpoint.ENTRY, mixed);
     assertThatThrownBy(() -> LedgerCheckpoint.restore(mixed, ledger(1.2)))
         .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("accounts 0 private updates")
-        .hasMessageContaining("took 6");
+        .hasMessageContaining("took 10");
   }
 
   @Test
@@ -158,8 +158,8 @@ class LedgerCheckpointTest {
     File[] runs = new File[2];
     for (int run = 0; run < 2; run++) {
       PrivacyLedger l = ledger(1.2);
-      MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
-      net.setListeners(new PrivacyLedgerListener(l));
+      MultiLayerNetwork net = net(1.2);
+      net.setListeners(PrivacyLedgerListenerTest.listener(l));
       epochs(net, 1 + run);
       if (run == 0) {
         epochs(net, 1);
@@ -178,11 +178,11 @@ class LedgerCheckpointTest {
 
   @Test
   void aModelWhoseIterationCountDisagreesWithItsLedgerCannotBeSaved(@TempDir File dir) {
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
-    epochs(net, 1); // trained without the ledger listener: 3 iterations, 0 accounted updates
+    MultiLayerNetwork net = net(1.2);
+    epochs(net, 1); // trained without the ledger listener: 5 iterations, 0 accounted updates
     assertThatThrownBy(() -> LedgerCheckpoint.save(net, ledger(1.2), new File(dir, "x.zip"), true))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("accounts 0 private updates")
-        .hasMessageContaining("iteration count is 3");
+        .hasMessageContaining("iteration count is 5");
     assertThat(dir.listFiles()).isEmpty();
   }
 
@@ -193,7 +193,7 @@ class LedgerCheckpointTest {
   @Test
   void aJavaSerializedLedgerIsRefusedWithoutDeserializingIt(@TempDir File dir) throws Exception {
     File plain = new File(dir, "plain.zip");
-    org.deeplearning4j.util.ModelSerializer.writeModel(PrivacyLedgerListenerTest.smallNet(), plain, false);
+    org.deeplearning4j.util.ModelSerializer.writeModel(net(1.2), plain, false);
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
       out.writeObject(new Tripwire());
@@ -220,8 +220,8 @@ class LedgerCheckpointTest {
   @Test
   void anEntryDl4jWouldDeserializeIsRefusedBeforeDl4jSeesIt(@TempDir File dir) throws Exception {
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
-    net.setListeners(new PrivacyLedgerListener(l));
+    MultiLayerNetwork net = net(1.2);
+    net.setListeners(PrivacyLedgerListenerTest.listener(l));
     epochs(net, 1);
     File good = new File(dir, "good.zip");
     LedgerCheckpoint.save(net, l, good, true);
@@ -252,7 +252,7 @@ class LedgerCheckpointTest {
         .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("not a zip file");
 
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    MultiLayerNetwork net = net(1.2);
     File good = new File(dir, "good.zip");
     LedgerCheckpoint.save(net, l, good, true);
     File bad = new File(dir, "bad.zip");

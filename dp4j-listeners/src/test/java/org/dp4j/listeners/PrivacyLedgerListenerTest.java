@@ -165,7 +165,7 @@ class PrivacyLedgerListenerTest {
     PrivateMultiLayerNetwork other = smallNet(10, 2, 2.0, new Sgd(0.1));
     SampledDataSetIterator fives = SampledDataSetIterator.shuffleOnce(IndexedData.of(records(1, 10)), 5);
     assertThatThrownBy(() -> PrivacyLedgerListener.forNetwork(other, fives, 1e-5).build())
-        .hasMessageContaining("divides by 2.0");
+        .hasMessageContaining("divides by an expected batch of 2.0");
   }
 
   @Test
@@ -186,13 +186,14 @@ class PrivacyLedgerListenerTest {
     PrivacyLedger ledger = ledger(10);
     net.setListeners(new PrivacyLedgerListener(ledger));
     INDArray before = net.params().dup();
-    assertThatThrownBy(() -> net.fit(train(10, 2))).hasMessageContaining("the ledger accounts")
-        .hasMessageContaining("noiseMultiplier=0.5");
+    assertThatThrownBy(() -> net.fit(train(10, 2))).hasMessageContaining("noise multiplier z = 2.0")
+        .hasMessageContaining("the run adds noise with z = 0.5");
     assertThat(net.params()).isEqualTo(before);
     // The sampling rate is checked too: same z, but the data have 20 records (q = 0.1).
     PrivateMultiLayerNetwork other = smallNet(20, 2, 2.0, new Sgd(0.1));
     other.setListeners(new PrivacyLedgerListener(ledger(10)));
-    assertThatThrownBy(() -> other.fit(train(20, 2))).hasMessageContaining("samplingRate=0.1");
+    assertThatThrownBy(() -> other.fit(train(20, 2))).hasMessageContaining("uses q = 0.2")
+        .hasMessageContaining("draws with q = 0.1");
   }
 
   @Test

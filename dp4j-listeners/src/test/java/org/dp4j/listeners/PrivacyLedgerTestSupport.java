@@ -14,7 +14,10 @@ final class PrivacyLedgerTestSupport {
 
   /** A hidden-state accountant whose bound is α/100 whatever the number of steps. */
   static final class ConstantHiddenState implements RdpStepAccountant {
-    @Override public void requireCovers(org.dp4j.sampling.SamplingPlan plan, double noiseMultiplier) { }
+    /** A test double covers no real run: the listener must be told to assume it ({@code assumeCovers}). */
+    @Override public void requireCovers(org.dp4j.sampling.SamplingPlan plan, double noiseMultiplier) {
+      throw new IllegalArgumentException("cannot check that accountant " + name() + " covers " + plan.describe());
+    }
     private long steps;
 
     @Override public String name() { return "constant-hidden"; }
