@@ -147,14 +147,16 @@ ERRATA = r'errata(?:[ \t]§\d+)?'
 PAPER_ITEM = (r'(?:Prop\.?|Lemma|Tables?|Fig\.|Figure|Eq\.|Eqs\.|Thm|Alg\.|Cor\.)[ \t]?'
               r'(?:[A-Z]\.)?[0-9IVX]+(?:\.\d+)?(?:/\d+)?')
 WARN = r'⚠'
+BARE = r'\d+(?![\w.§])'                      # "pitfalls 3, 4": a number continuing the previous kind of item
 ITEM = '(?:' + '|'.join([SEC, PIT, PITFALL, ERR, ERRATA, WARN]) + ')'
-ITEM_SEP = r'(?:[ \t]*[,/][ \t]*(?:\n[ \t]*(?:\*(?!/)|//)?[ \t]*)?|' + GAP + r')'
-ITEMS = '(?:' + ITEM_SEP + '?' + ITEM + '(?:' + ITEM_SEP + ITEM + ')*)?'
+ITEM_SEP = r'(?:[ \t]*[,/][ \t]*(?:\n[ \t]*(?:\*(?!/)|//)?[ \t]*)?|[ \t]+and[ \t]+|' + GAP + r')'
+NEXT_ITEM = '(?:' + ITEM + '|' + BARE + ')'
+ITEMS = '(?:' + ITEM_SEP + '?' + ITEM + '(?:' + ITEM_SEP + NEXT_ITEM + ')*)?'
 TRAIL = '(?:' + ITEM_SEP + PAPER_ITEM + ')?'
-CITE = re.compile(r'(?P<lead>[ \t]?\(?)(?<![\w/])' + WORD + r'(?:' + GAP + r'(?P<num>' + NUM + r')(?![\d])(?P<items>' + ITEMS
-                  + r')|(?P<items2>' + GAP + ITEM + '(?:' + ITEM_SEP + ITEM + r')*))(?P<trail>' + TRAIL + ')'
+CITE = re.compile(r'(?P<lead>[ \t]?\(?)(?<![\w/])[' + WORD[0] + WORD[0].upper() + ']' + WORD[1:] + r'(?:' + GAP + r'(?P<num>' + NUM + r')(?![\d])(?P<items>' + ITEMS
+                  + r')|(?P<items2>' + GAP + ITEM + '(?:' + ITEM_SEP + NEXT_ITEM + r')*))(?P<trail>' + TRAIL + ')'
                   + r"(?P<poss>'s(?:(?: [\w\-]+){1,3}(?=[ ,;:.)]|$))?)?", re.M)
-ITEM_RE = re.compile(ITEM)
+ITEM_RE = re.compile(ITEM + '|' + BARE)
 
 # --- fixed sentences first (exact forms seen in the tree), then the generic grammar ---
 def _special(tree_rules):
@@ -310,6 +312,12 @@ class Rewriter:
             num = self.default_num
         items = []
         for raw in ITEM_RE.findall(items_text or ''):
+            if raw.isdigit():  # continues the previous item: "pitfalls 3, 4", "P6, 7"
+                if items and items[-1].startswith('pitfall'):
+                    items.append('pitfall ' + raw)
+                elif items and re.fullmatch(r'P\d+', items[-1]):
+                    items.append('P' + raw)
+                continue
             items.extend(expand(raw))
         refs, summary = [], not items
         line, prev = self.line_of(m.start())
@@ -387,11 +395,23 @@ class Rewriter:
         for pattern, repl in SPECIAL:
             self.text = pattern.sub(lambda m, r=repl: m.expand(r) if '\\' in r else r, self.text)
         for regex, fn in [(CITE, self.cite), (DESIGN_RE, self.design), (NOTES_RE, self.notes),
-                          (SHEET_RE, self.sheet), (PATH_RE, lambda m: self.link('README.md', None))]:
+                          (SHEET_RE, self.sheet), (PATH_RE, self.note_path)]:
             self.text = regex.sub(fn, self.text)
         self.text = PLACEHOLDER.sub(self.placeholder, self.text)
         self.text = REPEATED.sub(lambda m: m.group(1), self.text)
         return self.text
+
+    def note_path(self, m):
+        path = m.group(0)
+        num = re.search(r'00[0-4]', path)
+        if num:
+            page, anchor, _ = MAP[num.group(0)][None]
+            return self.link(page, anchor)
+        if REF_SHEET in path:
+            return self.link('accountants.md', 'sampled-gaussian-rdp')
+        if DL4J_NOTES in path:
+            return self.link('dl4j-internals.md', None)
+        return self.link('README.md', None)
 
     def placeholder(self, m):
         page, _, anchor = m.group(1).partition('#')
@@ -402,7 +422,7 @@ PLACEHOLDER = re.compile(r'\{\{([\w.-]+\.md(?:#[\w-]+)?)\}\}')
 # The same reference twice in a row (several notes cited together that now point to one section).
 REPEATED = re.compile(r'((?:\[)?docs/[\w.-]+\.md#[\w-]+(?:\]\([^)\s]+\))?)(?:[ \t]*[,;][ \t]*(?:\n[ \t]*\*[ \t]*)?\1(?![\w-]))+')
 
-LEFTOVER = re.compile(WORKSPACE + '|' + WORD + r' 00\d|' + WORD + r's?/|' + REF_SHEET + r'\.md|' + DESIGN + r'\.md|' + DL4J_NOTES)
+LEFTOVER = re.compile(WORKSPACE + '|(?i:' + WORD + r') 00\d|' + WORD + r's?/|' + REF_SHEET + r'\.md|' + DESIGN + r'\.md|' + DL4J_NOTES)
 SKIP_DIRS = {'.git', 'target', 'node_modules', '.cache', '.idea'}
 
 
