@@ -4,7 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 /**
  * RDP of the Gaussian mechanism without sampling: a query of ℓ2-sensitivity Δ with noise
- * N(0, s²I) is (α, αΔ²/(2s²))-RDP (Mironov 2017, Prop. 7; digest 001 §2.3 Prop V.3).
+ * N(0, s²I) is (α, αΔ²/(2s²))-RDP (Mironov 2017, Prop. 7; docs/accountants.md#rdp-conversion; Boninsegna's survey, Prop V.3).
  */
 public final class GaussianRdp {
   private GaussianRdp() {}

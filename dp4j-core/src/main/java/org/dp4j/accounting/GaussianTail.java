@@ -16,7 +16,7 @@ public final class GaussianTail {
   /**
    * ln erfc(x) for any real x. For x ≥ 20 the asymptotic series
    * ln erfc(x) ≈ −x² − ln x − ½ ln π − 1/(2x²) + 5/(8x⁴) − 37/(24x⁶) + 353/(64x⁸)
-   * (digest 001 §2.2) is used; its truncation error there is below 1e-12 absolute.
+   * (Boninsegna's survey; docs/errata.md#survey-conversion) is used; its truncation error there is below 1e-12 absolute.
    */
   public static double logErfc(double x) {
     if (x < ASYMPTOTIC_FROM) {

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 public final class Orders {
   /**
    * dp_accounting's default grid: 1.1..10.9 in steps of 0.1, then 11..63, 128, 256, 512, 1024
-   * (anchors.md).
+   * (docs/accountants.md#rdp-orders).
    */
   public static final Orders DEFAULT = defaultGrid();
 

@@ -45,7 +45,7 @@ public enum RdpConversion {
       return Math.min(kl, (alpha - 1) * (r - epsilon + Math.log1p(-1 / alpha)) - Math.log(alpha));
     }
   },
-  /** ε = r(α) + log(1/δ)/(α − 1) (Mironov 2017, Prop. 3; digest 001 §2.3 Prop V.2). */
+  /** ε = r(α) + log(1/δ)/(α − 1) (Mironov 2017, Prop. 3; docs/accountants.md#rdp-conversion; Boninsegna's survey, Prop V.2). */
   CLASSIC {
     @Override
     double epsilonAt(double alpha, double r, double delta) {

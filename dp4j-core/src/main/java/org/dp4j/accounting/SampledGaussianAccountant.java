@@ -14,7 +14,7 @@ import java.util.Map;
  * <p>Theorem: Mironov, Talwar &amp; Zhang 2019 (exact SGM RDP) with RDP composition (Mironov 2017).
  * Neighbours: add/remove one record. Threat model: every iterate may be released. Assumptions: Poisson
  * sampling with rate q, per-example clipping to C, noise N(0, (zC)²) on the clipped sum; nothing about
- * the loss. Not valid for shuffled fixed-size batches (digest 001 pitfall 4).
+ * the loss. Not valid for shuffled fixed-size batches (docs/sampling.md#poisson).
  *
  * <pre>{@code
  * SampledGaussianAccountant acc = new SampledGaussianAccountant(Orders.DEFAULT);

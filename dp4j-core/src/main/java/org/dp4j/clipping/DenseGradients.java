@@ -15,7 +15,7 @@ import org.nd4j.linalg.lossfunctions.ILossFunction;
  * {@code DenseLayer} and {@code OutputLayer}: z = aW + b, so example i's gradient is the outer product a_i δ_iᵀ
  * (and δ_i for the bias). Its norm follows from ‖a_i δ_iᵀ‖_F = ‖a_i‖‖δ_i‖ without materialising it:
  * ‖g_i‖² = ‖a_i‖²‖δ_i‖² + ‖δ_i‖²; the scaled sum Σ c_i g_i is aᵀ(c ⊙ δ), one matrix product
- * (Goodfellow 2015, "Efficient per-example gradient computations"; dl4j-notes §Per-example gradients).
+ * (Goodfellow 2015, "Efficient per-example gradient computations"; docs/dl4j-internals.md#per-example-gradients).
  */
 final class DenseGradients implements PerExampleLayer {
   private final StepCounts counts;

@@ -14,7 +14,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The exact, slow reference: DL4J's own {@code computeGradientAndScore} on one example at a time (about 100x a batch
- * gradient; dl4j-notes §Per-example gradients), then clipping as in Abadi et al. 2016, Alg. 1. Use it to check
+ * gradient; docs/dl4j-internals.md#per-example-gradients), then clipping as in Abadi et al. 2016, Alg. 1. Use it to check
  * {@link PerExampleClipper} and {@link GraphPerExampleClipper}, never to train. Stochastic layers (dropout) draw
  * their own randomness here, so the two agree only on deterministic networks.
  *

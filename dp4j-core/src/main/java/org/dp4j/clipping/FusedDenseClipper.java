@@ -24,7 +24,7 @@ import org.nd4j.linalg.lossfunctions.ILossFunction;
  * once and reused (no DL4J layer objects, no per-layer workspaces), per-example norms by the outer-product
  * identity ‖a_i δ_iᵀ‖_F² = ‖a_i‖²‖δ_i‖², and the clipped sum of each layer as one gemm aᵀ(c ⊙ δ) straight into
  * the target (Goodfellow 2015, "Efficient per-example gradient computations"; Abadi et al. 2016, Alg. 1;
- * digest 001 §1). No per-example gradient is ever materialised. Only ND4J ops are used, so it runs on any
+ * Boninsegna's survey; docs/sampling.md#expected-batch-size). No per-example gradient is ever materialised. Only ND4J ops are used, so it runs on any
  * backend. Equal to the generic layer-by-layer path and to {@link ExactPerExampleGradients} to rounding
  * ({@code FusedDenseClipperTest}).
  */

@@ -25,7 +25,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 /**
  * Vectorised per-example clipping for a DL4J {@link MultiLayerNetwork}: one forward pass, one backward pass of
  * per-example errors δ, per-example gradient norms without materialising dense per-example gradients, and the
- * clipped sum Σ_i g_i·min(1, C/‖g_i‖) (Abadi et al. 2016, Alg. 1; digest 001 §1, Alg. 1) — all in batched matrix
+ * clipped sum Σ_i g_i·min(1, C/‖g_i‖) (Abadi et al. 2016, Alg. 1; docs/sampling.md#expected-batch-size) — all in batched matrix
  * operations, with no loop over examples.
  *
  * <p>Supported layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),

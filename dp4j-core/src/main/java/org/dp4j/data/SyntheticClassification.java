@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * A seeded synthetic classification set in the style of scikit-learn's {@code make_classification}
  * (itself adapted from Guyon's 2003 MADELON generator), for Chen &amp; Liu's "Madelon" experiment
- * (App. D.2: 6000 instances, 20 features, 5 classes; digest 003 §4.3 reads it as such synthetic data).
+ * (App. D.2: 6000 instances, 20 features, 5 classes; docs/accountants.md#dp-mbcd reads it as such synthetic data).
  *
  * <p>Generation, with one {@link java.util.Random} seeded by {@link Builder#seed(long)} (synthetic data,
  * generated not downloaded; the seed is documentation, not a secret):

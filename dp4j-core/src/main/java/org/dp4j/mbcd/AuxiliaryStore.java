@@ -9,9 +9,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The hidden per-example auxiliaries of a lifted network for the whole training set (Chen &amp; Liu
- * Eq. 4; digest 003 §2.7): post-activations x_d, d = 1..D, and pre-activations u_d, d = 0..D−1, one
+ * Eq. 4; docs/threat-models.md#dp-mbcd-auxiliaries): post-activations x_d, d = 1..D, and pre-activations u_d, d = 0..D−1, one
  * row per example in batch order. Memory: n·2·(n_1 + … + n_D) elements. Never serialised, never
- * exposed outside the package (hidden-state accounting is void if they leak; digest P10).
+ * exposed outside the package (hidden-state accounting is void if they leak; docs/threat-models.md#dp-mbcd-auxiliaries).
  */
 final class AuxiliaryStore {
   private final INDArray[] x;

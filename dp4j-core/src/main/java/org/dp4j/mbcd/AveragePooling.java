@@ -4,7 +4,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Average pooling as a linear, parameter-free map on flat NCHW rows: every output is the mean of its
- * k_h×k_w window, padding counted in the divisor (digest 003 P20: max pooling is not linear, average
+ * k_h×k_w window, padding counted in the divisor (docs/errata.md#dp-mbcd-convolution: max pooling is not linear, average
  * pooling is, so the lifted network folds it into the next block's linear map). Its transpose spreads each
  * output's value /(k_h·k_w) back over its window (col2im). ‖pool(x)‖ ≤ ‖x‖, so a bound ρ on ‖x‖ also bounds
  * the pooled input of the next block.

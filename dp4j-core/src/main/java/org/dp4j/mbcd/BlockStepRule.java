@@ -1,6 +1,6 @@
 package org.dp4j.mbcd;
 
-/** How each released block W_d takes its noisy step (Chen &amp; Liu Eq. 14 vs the B.2.2 variant; digest 003 §2.5). */
+/** How each released block W_d takes its noisy step (Chen &amp; Liu Eq. 14 vs the B.2.2 variant; docs/errata.md#dp-mbcd-lifted-updates). */
 public enum BlockStepRule {
   /**
    * Eq. 14: θ ← Prox(θ − η·ḡ + N(0, 2η·o·I)), ḡ the batch mean of per-example gradients clipped to C. The
@@ -8,10 +8,10 @@ public enum BlockStepRule {
    */
   GRADIENT,
   /**
-   * The paper's MNIST "variant" (Eq. 17, corrected by digest 003 §2.5 to the proximal-point step):
+   * The paper's MNIST "variant" (Eq. 17, corrected by docs/errata.md#dp-mbcd-lifted-updates to the proximal-point step):
    * Θ ← Prox((I + ηw·X̃ᵀX̃/b)⁻¹(Θ + ηw·X̃ᵀT/b + N(0, 2η·o·I))), the exact minimiser of the block's mean
    * squared loss plus (1/2η)‖Θ' − Θ‖², stable for any η. The matrix depends on the data and the update is
-   * not clipped, so no sensitivity is certified (digest 003 P6, P10): only PAPER accounting (the paper's
+   * not clipped, so no sensitivity is certified (docs/errata.md#dp-mbcd-sensitivity; docs/threat-models.md#dp-mbcd-auxiliaries): only PAPER accounting (the paper's
    * claim) is offered for it.
    */
   PROXIMAL_POINT

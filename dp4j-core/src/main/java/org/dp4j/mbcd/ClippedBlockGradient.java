@@ -7,7 +7,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 /**
  * The batch mean of per-example gradients, each clipped to ℓ2 norm C, of the least-squares block
  * objective f_i(A, c) = (w/2)‖x_i·A + c − t_i‖² (Chen &amp; Liu Lemma B.1 with the sign corrected:
- * ∇f = −w(t − Wx)xᵀ; digest 003 P6, P7). Per-example clipping makes the replace-one sensitivity of
+ * ∇f = −w(t − Wx)xᵀ; docs/errata.md#dp-mbcd-sensitivity, #dp-mbcd-batch-mean). Per-example clipping makes the replace-one sensitivity of
  * the mean 2C/b, i.e. S_g = 2C.
  *
  * <p>For a hidden block d &lt; D: x = x_d, t = u_d, w = γ. For the output block: x = x_D, t = y, w = 1

@@ -5,7 +5,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * Matrix-free conjugate gradient for (AᵀA + I)x = r, one independent system per row, all rows advanced
- * together (Hestenes–Stiefel; the x-update of a convolutional lifted layer, digest 003 P20). The matrix has
+ * together (Hestenes–Stiefel; the x-update of a convolutional lifted layer, docs/errata.md#dp-mbcd-convolution). The matrix has
  * eigenvalues in [1, 1 + ‖A‖²], so CG converges at the rate of √(1 + ‖A‖²). A row stops improving once its
  * residual is below {@code tolerance}·‖r‖; the iteration cap bounds the work. The x-update is a hidden
  * auxiliary, so an inexact solve costs accuracy, never privacy.

@@ -9,12 +9,12 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
- * A released convolution block of a lifted CNN (Chen &amp; Liu B.2.2; digest 003 §2.5, P4, P20): weights
+ * A released convolution block of a lifted CNN (Chen &amp; Liu B.2.2; docs/errata.md#dp-mbcd-lifted-updates, #dp-mbcd-lipschitz-f, #dp-mbcd-convolution): weights
  * W [c_out, K] (K = c_in·k_h·k_w, DL4J's [c_out, c_in, k_h, k_w] in 'c' order) and one bias per output
  * channel, acting on flat NCHW rows as u = W_mat·P(x) + b through im2col.
  *
  * <p><b>Step coordinates.</b> With inputs clipped to ‖x‖ ≤ ρ, the mean squared loss has weight curvature
- * ≤ γ·m·ρ² (digest P4: no input element lies in more than m = ⌈k_h/s_h⌉⌈k_w/s_w⌉ patches) and bias curvature
+ * ≤ γ·m·ρ² (docs/errata.md#dp-mbcd-lipschitz-f: no input element lies in more than m = ⌈k_h/s_h⌉⌈k_w/s_w⌉ patches) and bias curvature
  * exactly γ·L (the bias is added at all L = H_out·W_out positions). The block therefore takes its noisy step
  * in θ̃ = (√L·b, √m·W): there the Hessian is bounded by γ(ρ² + 1), the dense blocks' bound, so one η and the
  * dense safe L_F apply to every block. θ ↦ θ̃ is fixed and data-independent, so releasing θ = S⁻¹θ̃ is

@@ -6,8 +6,8 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * The batch mean of per-example gradients of Huberised block losses for a {@link ConvolutionBlock}, bounded by C
- * in the block's step coordinates (Chen &amp; Liu Lemma B.1 through im2col, sign corrected; digest 003 §2.5, P4, P6,
- * P7). With R_i [L, c_out] the weighted residuals w(W_mat·P_i + b − t_i) at the L positions and P_i [L, K] the
+ * in the block's step coordinates (Chen &amp; Liu Lemma B.1 through im2col, sign corrected;
+ * docs/errata.md#dp-mbcd-lifted-updates, #dp-mbcd-lipschitz-f, #dp-mbcd-sensitivity, #dp-mbcd-batch-mean). With R_i [L, c_out] the weighted residuals w(W_mat·P_i + b − t_i) at the L positions and P_i [L, K] the
  * patches, the block maps θ̃ = (√L·b, √m·W) to outputs by an operator M_i with ‖M_i‖₂ ≤ a_i = √(1 + ‖P_i‖_F²/m)
  * (Frobenius bound, per output channel), and the least-squares gradient is M_iᵀR_i.
  *

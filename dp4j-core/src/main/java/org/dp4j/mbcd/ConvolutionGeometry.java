@@ -10,7 +10,7 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * The shape arithmetic of a 2D sliding window over NCHW feature maps held as flat rows (one example per row,
  * 'c' order c·H·W, as DL4J's CNN↔dense preprocessors flatten them), and the im2col / col2im pair that turns
- * a convolution into W_mat·P(x) and its transpose (Chen &amp; Liu B.2.2; digest 003 §2.5, P20). Output size and
+ * a convolution into W_mat·P(x) and its transpose (Chen &amp; Liu B.2.2; docs/errata.md#dp-mbcd-lifted-updates, #dp-mbcd-convolution). Output size and
  * padding follow DL4J's {@link ConvolutionMode}: Truncate/Strict use the configured padding and
  * ⌊(in + 2p − k)/s⌋ + 1; Same uses ⌈in/s⌉ and the top-left padding ⌊((out − 1)s + k − in)/2⌋ (the rest at the
  * bottom/right). No dilation.
@@ -108,8 +108,8 @@ final class ConvolutionGeometry {
   }
 
   /**
-   * m = ⌈k_h/s_h⌉·⌈k_w/s_w⌉: no input element lies in more than m windows, so ‖P(x)‖_F² ≤ m‖x‖² (digest
-   * 003 P4 states the looser k_h·k_w, which is m at stride 1).
+   * m = ⌈k_h/s_h⌉·⌈k_w/s_w⌉: no input element lies in more than m windows, so ‖P(x)‖_F² ≤ m‖x‖² (the bound often quoted,
+   * k_h·k_w, is m at stride 1: docs/errata.md#dp-mbcd-lipschitz-f).
    */
   int coverage() {
     return ceilDiv(kernel[0], stride[0]) * ceilDiv(kernel[1], stride[1]);

@@ -19,15 +19,15 @@ import org.dp4j.sampling.SamplingScheme;
 
 /**
  * How a DP-MBCD run is accounted: turns the {@link DpMbcdMechanism} the trainer runs into the
- * hidden-state accountant's {@link DpMbcdConfig} (Chen &amp; Liu Thm 4.6 as the step recursion of digest
- * 003 §3.11; one block per released W_d, RDP summed, §3.10, P15) and a {@link PrivacyLedger} for "only
+ * hidden-state accountant's {@link DpMbcdConfig} (Chen &amp; Liu Thm 4.6 as the step recursion of
+ * docs/errata.md#dp-mbcd-step-recursion; one block per released W_d, RDP summed: docs/errata.md#dp-mbcd-block-composition) and a {@link PrivacyLedger} for "only
  * the last iterate released", replace-one, with an optional budget on that threat model.
  *
- * <p>SAFE mode (default) derives every constant from what the code enforces (digest 003 P4–P6): S_g = 2C
+ * <p>SAFE mode (default) derives every constant from what the code enforces (docs/errata.md#dp-mbcd-lipschitz-f, #dp-mbcd-lipschitz-t, #dp-mbcd-sensitivity): S_g = 2C
  * from per-example clipping, L_T from the prox at η, and L_F = max(|1 − ημ|, |1 − η(β_d + μ)|) with
  * β_d = w_d(ρ_d² + 1) the Hessian bound of the block's mean squared loss given ‖x_d‖ ≤ ρ_d (w_d = γ for
  * hidden blocks, 1 for the output; the +1 is the bias; a convolution block's bound in its normalised step
- * coordinates, digest P4, see {@link ConvolutionBlock}) and μ the explicit ℓ2 term; μ = 0 gives L_F = 1.
+ * coordinates, docs/errata.md#dp-mbcd-lipschitz-f, see {@link ConvolutionBlock}) and μ the explicit ℓ2 term; μ = 0 gives L_F = 1.
  * PAPER mode uses the paper's L_F = |1 − w_dηρ_d²|, S_g = w_dρ_d², L_T = 1 and exponent −1/L_T²
  * (Lemma B.1), for reproduction only.
  *
@@ -101,7 +101,7 @@ public final class DpMbcdAccounting {
     checkNotNull(m, "mechanism");
     checkArgument(m.blockStepRule() == BlockStepRule.GRADIENT || mode == DpMbcdMode.PAPER,
         "the proximal-point block step applies a data-dependent map to unclipped updates, which SAFE accounting"
-            + " cannot certify (digest 003 P6, P10); account it in PAPER mode (the paper's claim) or use"
+            + " cannot certify (docs/errata.md#dp-mbcd-sensitivity; docs/threat-models.md#dp-mbcd-auxiliaries); account it in PAPER mode (the paper's claim) or use"
             + " BlockStepRule.GRADIENT");
     // SAFE sees the map as it is (mean parameters); PAPER keeps the paper's η and o, as its numbers do
     boolean paper = mode == DpMbcdMode.PAPER;
@@ -111,7 +111,7 @@ public final class DpMbcdAccounting {
         .batchSums(paper && m.batchReduction() == BatchReduction.SUM);
     if (m.blockStepRule() == BlockStepRule.PROXIMAL_POINT) {
       b.notCertified("the proximal-point block step applies a data-dependent map to unclipped sums, so it has no "
-          + "certified sensitivity: neither SAFE hidden-state nor composition accounting covers it (digest 003 P6, P10)");
+          + "certified sensitivity: neither SAFE hidden-state nor composition accounting covers it (docs/errata.md#dp-mbcd-sensitivity; docs/threat-models.md#dp-mbcd-auxiliaries)");
     }
     int last = m.numReleasedBlocks() - 1;
     for (int d = 0; d <= last; d++) {
@@ -131,8 +131,8 @@ public final class DpMbcdAccounting {
   }
 
   /**
-   * The accountant's view of DP-NMF's shared item factors Y (Chen &amp; Liu Alg. 3, HFL; digest 003 §2.6,
-   * P22): one block, n = N·b users, S_g = 2C (per-user clipping), L_T = 1 (projection onto Y ≥ 0), and
+   * The accountant's view of DP-NMF's shared item factors Y (Chen &amp; Liu Alg. 3, HFL;
+   * docs/errata.md#dp-mbcd-nmf): one block, n = N·b users, S_g = 2C (per-user clipping), L_T = 1 (projection onto Y ≥ 0), and
    * L_F = 1 asserted: the projected gradient step on the convex Y-block is assumed non-expansive (it is if
    * the step times the curvature stays ≤ 2, which the code does not certify for FIXED steps). The user
    * factors X_i are each user's own rows and are not covered. Only SAFE mode.
@@ -150,7 +150,7 @@ public final class DpMbcdAccounting {
                 + " η·‖X_BᵀX_B/b‖₂ ≤ 2, not checked by the code), L_T = 1 (projection onto Y ≥ 0), S_g = 2C"
                 + " (per-user clipping)"
             : "block Y: CURVATURE-SCALED steps η·min(1, κ/‖H‖₂) depend on the batch, which the theorem does not"
-                + " cover (digest 003 P9): this ε is the paper's claim with L_F = 1, L_T = 1, S_g = 2C, not a bound")
+                + " cover (docs/errata.md#dp-mbcd-hessian-clipping): this ε is the paper's claim with L_F = 1, L_T = 1, S_g = 2C, not a bound")
         .build();
   }
 
@@ -168,7 +168,7 @@ public final class DpMbcdAccounting {
    * BlockGaussianCompositionStepAccountant}): each block W_d takes a step η on the batch mean of per-example
    * gradients bounded by C (mean parameterisation), so one replaced record moves the update by at most η·2C/b,
    * under noise N(0, 2η·o(k, j)·I). Empty for the proximal-point step, whose data-dependent map of unclipped sums
-   * has no certified sensitivity (digest 003 P6, P10).
+   * has no certified sensitivity (docs/errata.md#dp-mbcd-sensitivity; docs/threat-models.md#dp-mbcd-auxiliaries).
    */
   public Optional<BlockGaussianCompositionStepAccountant> composition(DpMbcdMechanism m) {
     checkNotNull(m, "mechanism");
@@ -226,7 +226,7 @@ public final class DpMbcdAccounting {
   }
 
   static final String CURVATURE_SCALED_NOT_COVERED = "DP-NMF's curvature-scaled steps η·min(1, κ/‖H‖₂) depend on "
-      + "the batch, which the hidden-state theorem does not cover (digest 003 P9); use fixed steps for a certified "
+      + "the batch, which the hidden-state theorem does not cover (docs/errata.md#dp-mbcd-hessian-clipping); use fixed steps for a certified "
       + "hidden-state bound";
 
   /** A one-shot accountant (e.g. for a side-by-side mode comparison); step it once per batch. */
@@ -236,7 +236,7 @@ public final class DpMbcdAccounting {
 
   /**
    * A fresh ledger for the run, after checking that the trainer's batches are the shuffle-once fixed
-   * partition the theorem assumes, with the accountant's b and n (digest 003 §2.4, P11, P12). Its accountants: the
+   * partition the theorem assumes, with the accountant's b and n (Chen &amp; Liu 2025; docs/sampling.md#shuffle-once). Its accountants: the
    * hidden-state accountant in this mode; the composition bound of the clipped block steps ({@link
    * #composition(DpMbcdMechanism)}, if the step rule has one); in PAPER mode (the paper's claim, not certified) also
    * the SAFE hidden-state accountant where it covers the run, so that the ledger's ε is a guarantee.

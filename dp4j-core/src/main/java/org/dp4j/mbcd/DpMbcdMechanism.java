@@ -11,7 +11,7 @@ import org.dp4j.sampling.SamplingScheme;
 
 /**
  * What a DP-MBCD run does to each released block, as an immutable value for the hidden-state
- * accountant (Chen &amp; Liu Alg. 4, Eq. 14, Thm. 4.6; digest 003 §2.4, §3.11, P6–P8, P12, P14). It holds
+ * accountant (Chen &amp; Liu Alg. 4, Eq. 14, Thm. 4.6; docs/sampling.md#shuffle-once; docs/errata.md#dp-mbcd-step-recursion, #dp-mbcd-sensitivity, #dp-mbcd-batch-mean, #dp-mbcd-noise-temperature; docs/threat-models.md#data-independent-choices). It holds
  * no data and computes no privacy: the accountant reads η, o(k, j), b, S_g = 2C, N and K from here — in the
  * <b>mean</b> parameterisation ({@link #meanLearningRate()}, {@link #meanNoiseSchedule()}), which for a
  * {@link BatchReduction#SUM} run differs from the configured {@link #learningRate()} and {@link #noiseSchedule()}
@@ -23,9 +23,9 @@ import org.dp4j.sampling.SamplingScheme;
  * the mean parameterisation, batches a fixed shuffle-once partition visited in
  * the same order every epoch. The smoothness bounds β_d = w_d·(ρ_d² + 1) (w_d = γ for d &lt; D, 1 for
  * the output; +1 from the bias) are what the code enforces by clipping x_d to ρ_d (for a convolution
- * block in its normalised step coordinates, where digest P4's γ(mρ_d² + L) becomes the same bound; see
+ * block in its normalised step coordinates, where the curvature bound γ(mρ_d² + L) (docs/errata.md#dp-mbcd-lipschitz-f) becomes the same bound; see
  * {@link ConvolutionBlock}; average pooling before a block only shrinks its input); whether they
- * yield a contraction L_F &lt; 1 is the accountant's business (digest P4: in general L_F = 1).
+ * yield a contraction L_F &lt; 1 is the accountant's business (docs/errata.md#dp-mbcd-lipschitz-f: in general L_F = 1).
  *
  * <pre>{@code
  * DpMbcdMechanism m = trainer.mechanism();
@@ -138,7 +138,7 @@ public final class DpMbcdMechanism {
     return outputLoss;
   }
 
-  /** Whether block steps use batch means (default) or the paper's printed batch sums (digest 003 P7). */
+  /** Whether block steps use batch means (default) or the paper's printed batch sums (docs/errata.md#dp-mbcd-batch-mean). */
   public BatchReduction batchReduction() {
     return batchReduction;
   }
@@ -165,7 +165,7 @@ public final class DpMbcdMechanism {
     return (epoch, batch) -> noiseSchedule.temperature(epoch, batch) / b;
   }
 
-  /** S_g = 2C: the replace-one sensitivity of one example's clipped gradient (digest P6). */
+  /** S_g = 2C: the replace-one sensitivity of one example's clipped gradient (docs/errata.md#dp-mbcd-sensitivity). */
   public double gradientSensitivity() {
     return 2 * clipNorm;
   }
@@ -196,7 +196,7 @@ public final class DpMbcdMechanism {
     return scheduleDescription;
   }
 
-  /** D + 1, the number of released blocks (each needs its own accountant; digest P15). */
+  /** D + 1, the number of released blocks (each needs its own accountant; docs/errata.md#dp-mbcd-block-composition). */
   public int numReleasedBlocks() {
     return blockParameterCounts.length;
   }
@@ -220,7 +220,7 @@ public final class DpMbcdMechanism {
     return w * (rho * rho + 1);
   }
 
-  /** L_T of the proximal map at η (≤ 1; digest P5). */
+  /** L_T of the proximal map at η (≤ 1; docs/errata.md#dp-mbcd-lipschitz-t). */
   public double proxLipschitz() {
     return proxLipschitz;
   }
@@ -274,7 +274,7 @@ public final class DpMbcdMechanism {
       return this;
     }
 
-    /** MEAN (default) or the paper's printed SUM (digest 003 P7). */
+    /** MEAN (default) or the paper's printed SUM (docs/errata.md#dp-mbcd-batch-mean). */
     public Builder batchReduction(BatchReduction reduction) {
       this.batchReduction = reduction;
       return this;
@@ -285,7 +285,7 @@ public final class DpMbcdMechanism {
       return this;
     }
 
-    /** The partition's plan: must be a shuffle-once fixed partition (Thm 4.6; digest 003 §2.4). */
+    /** The partition's plan: must be a shuffle-once fixed partition (Thm 4.6; Chen &amp; Liu 2025; docs/sampling.md#shuffle-once). */
     public Builder batches(SamplingPlan plan) {
       this.samplingPlan = plan;
       return this;

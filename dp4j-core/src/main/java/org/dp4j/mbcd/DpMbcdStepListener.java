@@ -2,7 +2,7 @@ package org.dp4j.mbcd;
 
 /**
  * Called by {@link DpMbcdTrainer} after every batch's released-block steps (progress, diagnostics). Accounting does
- * not need it: the trainer's ledger reads the whole schedule from {@link DpMbcdMechanism} (digest 003 §3.11, §7).
+ * not need it: the trainer's ledger reads the whole schedule from {@link DpMbcdMechanism} (Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-step-recursion; docs/accountants.md#dp-mbcd).
  */
 @FunctionalInterface
 public interface DpMbcdStepListener {

@@ -27,12 +27,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * DP-MBCD for a lifted ReLU network with an MSE or softmax cross-entropy output ({@link OutputLoss}; Chen &amp;
- * Liu Alg. 4; digest 003 §2.5, §7): dense
+ * Liu Alg. 4; docs/errata.md#dp-mbcd-lifted-updates; docs/accountants.md#dp-mbcd): dense
  * ({@link LiftedMlp}) or convolutional with average pooling ({@link LiftedCnn}; x-updates by conjugate
  * gradient, conv blocks stepped in normalised coordinates, see {@link ConvolutionBlock}).
  * Per batch of a shuffle-once fixed partition: x-update (Eq. 11) and clip to ρ_d (Eq. 12) for every
  * hidden/output auxiliary, u-update (Eq. 10), then every released block W_d takes the noisy proximal
- * step of Eq. 14 with per-example gradients bounded by C (digest P6). The auxiliaries are per
+ * step of Eq. 14 with per-example gradients bounded by C (docs/errata.md#dp-mbcd-sensitivity). The auxiliaries are per
  * example, held for the whole data set inside the trainer, and never leave it.
  *
  * <p>The privacy guarantee is the hidden-state one (only the final blocks are released): calling
@@ -212,7 +212,7 @@ public final class DpMbcdTrainer {
   }
 
   private void initialiseAuxiliaries(int j) {
-    // a forward pass from the data-independent initial blocks (digest P10, P26)
+    // a forward pass from the data-independent initial blocks (docs/threat-models.md#dp-mbcd-auxiliaries, #data-independent-choices)
     INDArray x = batch(features, j);
     for (int d = 0; d < model.depth(); d++) {
       aux.u(d, j).assign(model.block(d).apply(x));
@@ -358,7 +358,7 @@ public final class DpMbcdTrainer {
       return this;
     }
 
-    /** o(k, j), fixed before training and independent of the data (digest 003 P14). */
+    /** o(k, j), fixed before training and independent of the data (docs/threat-models.md#data-independent-choices). */
     public Builder noiseSchedule(NoiseTemperatureSchedule schedule) {
       this.schedule = schedule;
       return this;
@@ -366,7 +366,7 @@ public final class DpMbcdTrainer {
 
     /**
      * μ &gt; 0 adds (μ/2)‖θ‖² to every block objective (gradient μθ after clipping), so each block is
-     * μ-strongly convex and SAFE-mode L_F can drop below 1 (digest 003 P4). Default 0.
+     * μ-strongly convex and SAFE-mode L_F can drop below 1 (docs/errata.md#dp-mbcd-lipschitz-f). Default 0.
      */
     public Builder strongConvexity(double mu) {
       this.strongConvexity = mu;
@@ -381,7 +381,7 @@ public final class DpMbcdTrainer {
 
     /**
      * MEAN (default) or SUM, the paper's Eq. 15–17 as printed: η and o then apply to batch sums, i.e. the
-     * run equals a MEAN run with η·b and o/b (digest 003 P7).
+     * run equals a MEAN run with η·b and o/b (docs/errata.md#dp-mbcd-batch-mean).
      */
     public Builder batchReduction(BatchReduction reduction) {
       this.batchReduction = checkNotNull(reduction, "reduction");

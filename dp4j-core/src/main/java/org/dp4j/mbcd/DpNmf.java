@@ -17,7 +17,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * DP mini-batch BCD for non-negative matrix factorisation M ≈ X·Y, X, Y ≥ 0, rows of M are users
- * (Chen &amp; Liu Eq. 2, Alg. 3 with the digest's corrections; digest 003 §2.6, P6, P22). Per batch B
+ * (Chen &amp; Liu Eq. 2, Alg. 3 with the corrections of docs/errata.md#dp-mbcd-nmf, #dp-mbcd-sensitivity). Per batch B
  * of a shuffle-once partition of the rows:
  * <ol>
  *   <li>each row i ∈ B: X_i ← max(0, X_i − η_X·clip_C((X_iY − M_i)Yᵀ) + N(0, 2η·o)) (per-user clip);</li>
@@ -68,7 +68,7 @@ public final class DpNmf {
     this.kappa = b.kappa;
     this.schedule = b.schedule;
     this.noise = b.noise;
-    // data-independent initialisation U[0, initScale) from its own seed (digest P26)
+    // data-independent initialisation U[0, initScale) from its own seed (docs/threat-models.md#data-independent-choices)
     java.util.Random rng = new java.util.Random(b.initSeed);
     INDArray x0 = b.initialX != null ? b.initialX
         : uniform(rng, m.rows(), b.rank, b.initScale);
@@ -270,7 +270,7 @@ public final class DpNmf {
 
     /**
      * Explicit non-negative initial factors X [rows, d], Y [d, columns]; they must not depend on the
-     * private data (digest P26).
+     * private data (docs/threat-models.md#data-independent-choices).
      */
     public Builder initialFactors(INDArray x0, INDArray y0) {
       checkArgument(x0.rows() == m.rows() && x0.columns() == rank && y0.rows() == rank

@@ -8,7 +8,7 @@ import org.dp4j.sampling.ShuffleOncePartition;
 
 /**
  * What a DP-NMF run does, as an immutable value for an accountant (Chen &amp; Liu Alg. 3, §2.6 HFL split
- * by rows; digest 003 §2.6, P6, P22). Rows of M are users. Per batch B of a shuffle-once partition:
+ * by rows; docs/errata.md#dp-mbcd-nmf, #dp-mbcd-sensitivity). Rows of M are users. Per batch B of a shuffle-once partition:
  * each user's row X_i (released, updated only when B holds i) takes a noisy projected step on its own
  * gradient clipped to C (one example per step: sensitivity 2C); then the shared Y (released) takes a
  * noisy projected step on the batch mean of per-user gradients clipped to C (S_g = 2C, mean over b).

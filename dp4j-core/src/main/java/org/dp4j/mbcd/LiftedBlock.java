@@ -6,11 +6,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * One released block W_d of a lifted network, acting on rows (one example per row, feature maps flattened
- * NCHW): u = W_d x + c_d with a linear part and a bias (Chen &amp; Liu Eq. 4; digest 003 §2.5, §2.7). The
+ * NCHW): u = W_d x + c_d with a linear part and a bias (Chen &amp; Liu Eq. 4; docs/errata.md#dp-mbcd-lifted-updates; docs/threat-models.md#dp-mbcd-auxiliaries). The
  * trainer needs three things from it, the same for dense and convolutional blocks:
  * <ul>
  *   <li>the x-update of its input, argmin_x ‖x − σ(u_{d−1})‖² + ‖u_d − W_d x − c_d‖² (Eq. 11);</li>
- *   <li>the batch mean of per-example gradients of (w/2)‖t − W_d x − c_d‖², each clipped to C (digest P6),
+ *   <li>the batch mean of per-example gradients of (w/2)‖t − W_d x − c_d‖², each clipped to C (docs/errata.md#dp-mbcd-sensitivity),
  *       in the block's step coordinates;</li>
  *   <li>its parameters in step coordinates (where the noisy prox step of Eq. 14 and the accountant live) and
  *       in DL4J's layout (for export).</li>
@@ -39,7 +39,7 @@ interface LiftedBlock {
 
   /**
    * Eq. 11 for a hidden input: x = (W_dᵀW_d + I)⁻¹(W_dᵀ(u − c_d) + σ(u_{d−1})) per row (γ cancels), by
-   * conjugate gradient with W_d and W_dᵀ as mat-vecs (digest 003 P20).
+   * conjugate gradient with W_d and W_dᵀ as mat-vecs (docs/errata.md#dp-mbcd-convolution).
    */
   default INDArray solveInput(INDArray u, INDArray activatedPrev) {
     LinearMap a = linearPart();
@@ -56,7 +56,7 @@ interface LiftedBlock {
 
   /**
    * The proximal-point block step of {@link BlockStepRule#PROXIMAL_POINT} in step coordinates (the paper's variant,
-   * Eq. 17 as corrected in digest 003 §2.5): θ' = Prox(argmin_z (1/2η)‖z − θ̂‖² + (μ/2)‖z‖² + (w/2b)Σ_i‖t_i − W x_i
+   * Eq. 17 as corrected in docs/errata.md#dp-mbcd-lifted-updates): θ' = Prox(argmin_z (1/2η)‖z − θ̂‖² + (μ/2)‖z‖² + (w/2b)Σ_i‖t_i − W x_i
    * − c‖²) at the noisy point θ̂ = θ + N(0, 2η·o·I). Data-dependent and unclipped: PAPER accounting only.
    */
   void proximalPointStep(INDArray inputs, INDArray targets, double weight, double eta, double mu,

@@ -20,7 +20,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.nd4j.linalg.activations.impl.ActivationReLU;
 
 /**
- * A lifted convolutional ReLU network (Chen &amp; Liu B.2.2; digest 003 §2.5, P4, P20): a DL4J configuration
+ * A lifted convolutional ReLU network (Chen &amp; Liu B.2.2; docs/errata.md#dp-mbcd-lifted-updates, #dp-mbcd-lipschitz-f, #dp-mbcd-convolution): a DL4J configuration
  * built with {@code setInputType(InputType.convolutionalFlat(h, w, c))}, made of {@link ConvolutionLayer}s
  * (ReLU, bias, NCHW, Truncate/Strict/Same, no dilation), {@link SubsamplingLayer}s with <b>average</b>
  * pooling (linear and parameter-free: folded into the next block's linear map), dense ReLU layers and a
@@ -130,7 +130,7 @@ public final class LiftedCnn extends LiftedNetwork {
   private static ConvolutionGeometry poolingWindow(int i, SubsamplingLayer s, int[] maps) {
     checkArgument(s.getPoolingType() == PoolingType.AVG,
         "layer %s: %s pooling is refused: max pooling is not linear; use AVG pooling or a strided "
-            + "convolution (digest 003 P20)", i, s.getPoolingType());
+            + "convolution (docs/errata.md#dp-mbcd-convolution)", i, s.getPoolingType());
     checkArgument(s.getDilation()[0] == 1 && s.getDilation()[1] == 1,
         "layer %s: pooling dilation is not supported", i);
     checkArgument(s.getCnn2dDataFormat() == CNN2DFormat.NCHW, "layer %s: only NCHW is supported", i);

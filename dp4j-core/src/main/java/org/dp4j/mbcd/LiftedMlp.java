@@ -18,7 +18,7 @@ import org.nd4j.linalg.lossfunctions.impl.LossL2;
 import org.nd4j.linalg.lossfunctions.impl.LossMCXENT;
 
 /**
- * The released part of a lifted dense ReLU network (Chen &amp; Liu Eq. 3–4; digest 003 §1, §2.7): the
+ * The released part of a lifted dense ReLU network (Chen &amp; Liu Eq. 3–4; docs/accountants.md#dp-mbcd; docs/threat-models.md#dp-mbcd-auxiliaries): the
  * D+1 blocks W_0..W_D (weights and biases) of a DL4J {@link MultiLayerNetwork} made of D dense ReLU
  * layers and a final {@link OutputLayer} with identity activation and MSE (or L2) loss, or softmax with
  * cross-entropy ({@link OutputLoss}). The per-example auxiliaries x_d, u_d are not here: they live in the
@@ -102,7 +102,7 @@ public final class LiftedMlp extends LiftedNetwork {
     if (layer instanceof BaseLayer) {
       BaseLayer base = (BaseLayer) layer;
       // DL4J's L1/L2/weight decay are gradient terms the lifted trainer never applies; a regulariser
-      // belongs in the prox (digest 003 §7)
+      // belongs in the prox (docs/accountants.md#dp-mbcd)
       checkArgument(isEmpty(base.getRegularization()) && isEmpty(base.getRegularizationBias()),
           "layer %s: DL4J regularisation %s is not applied by DP-MBCD; use a ProximalOperator", i,
           base.getRegularization());

@@ -13,7 +13,7 @@ import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
- * The released part of a lifted ReLU network (Chen &amp; Liu Eq. 3–4; digest 003 §1, §2.7): the D+1 blocks
+ * The released part of a lifted ReLU network (Chen &amp; Liu Eq. 3–4; docs/accountants.md#dp-mbcd; docs/threat-models.md#dp-mbcd-auxiliaries): the D+1 blocks
  * W_0..W_D of a DL4J {@link MultiLayerNetwork}, in order, each acting on flat rows (one example per row).
  * {@link LiftedMlp} lifts dense networks, {@link LiftedCnn} convolutional ones; {@link DpMbcdTrainer} runs
  * either. The per-example auxiliaries x_d, u_d are not here: they live in the trainer and never leave it.

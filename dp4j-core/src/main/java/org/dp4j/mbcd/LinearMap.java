@@ -5,7 +5,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * A data-independent linear map A between row spaces, with its transpose: applied to a batch of rows x [b, n]
  * it gives the rows of A x [b, m]; {@link #adjoint} gives Aᵀ y. The matrix-free form the conjugate-gradient
- * x-update needs (digest 003 P20): convolution, average pooling, a dense layer, and compositions.
+ * x-update needs (docs/errata.md#dp-mbcd-convolution): convolution, average pooling, a dense layer, and compositions.
  */
 interface LinearMap {
   /** A x for every row x. */

@@ -6,9 +6,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The released-block update θ ← Prox_{η,r}(θ − η·(ḡ + μθ) + N(0, 2η·o(k,j)·I)) (Chen &amp; Liu Eq. 6 / 14;
- * digest 003 §2.1, §7), applied to a whole block (weights and bias as one vector, in the block's step
+ * docs/errata.md#dp-mbcd-prox-formulas; docs/accountants.md#dp-mbcd), applied to a whole block (weights and bias as one vector, in the block's step
  * coordinates: DL4J's layout for dense blocks, the normalised θ̃ of {@link ConvolutionBlock}). μθ is the gradient of
- * the optional data-independent term (μ/2)‖θ‖² (digest 003 P4), added after clipping.
+ * the optional data-independent term (μ/2)‖θ‖² (docs/errata.md#dp-mbcd-lipschitz-f), added after clipping.
  */
 final class NoisyProximalStep {
   private NoisyProximalStep() {}

@@ -5,7 +5,7 @@ import org.dp4j.prox.ProximalOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * A released block preceded by parameter-free average pooling: u = W_d·pool(x) + c_d (digest 003 P20: pooling
+ * A released block preceded by parameter-free average pooling: u = W_d·pool(x) + c_d (docs/errata.md#dp-mbcd-convolution: pooling
  * is linear, so it is folded into the next block's linear map). The x-update of x sees the composed map
  * W_d∘pool; the W-update sees the pooled inputs, whose norm is at most ‖x‖ ≤ ρ, so the block's smoothness
  * bound is unchanged.

@@ -4,8 +4,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * The x-update of the lifted network, for a batch of rows (Chen &amp; Liu Eq. 11; digest 003 §2.5,
- * P18): one linear solve per layer and batch, with all examples as right-hand sides.
+ * The x-update of the lifted network, for a batch of rows (Chen &amp; Liu Eq. 11;
+ * docs/errata.md#dp-mbcd-lifted-updates): one linear solve per layer and batch, with all examples as right-hand sides.
  * <ul>
  *   <li>hidden x_d (1 ≤ d &lt; D): x_d = (W_dᵀW_d + I)⁻¹(W_dᵀ(u_d − c_d) + σ(u_{d−1})), γ cancels;</li>
  *   <li>output x_D, R = ½‖W_D x_D + c_D − y‖²: x_D = (W_DᵀW_D + γI)⁻¹(W_Dᵀ(y − c_D) + γσ(u_{D−1})).</li>

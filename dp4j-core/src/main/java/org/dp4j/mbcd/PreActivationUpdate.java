@@ -10,7 +10,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The u-update of the lifted ReLU network, elementwise: u = argmin (a − max(0,u))² + (u − b)² with
- * a = x_{d+1}, b = W_d x_d (Chen &amp; Liu Eq. 10 = Zeng et al. 2019 Lemma 13; digest 003 §2.5, P25:
+ * a = x_{d+1}, b = W_d x_d (Chen &amp; Liu Eq. 10 = Zeng et al. 2019 Lemma 13; docs/errata.md#dp-mbcd-lifted-updates:
  * not convex, but this ordered rule is the exact global minimiser).
  *
  * <pre>{@code

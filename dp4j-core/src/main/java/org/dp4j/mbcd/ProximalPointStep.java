@@ -8,7 +8,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The proximal-point block step of {@link BlockStepRule#PROXIMAL_POINT} (Chen &amp; Liu Eq. 17 as corrected in
- * digest 003 §2.5, mean over the batch, P7): with X̃ = [X, 1] the block inputs plus a bias column, T the
+ * docs/errata.md#dp-mbcd-lifted-updates, mean over the batch: docs/errata.md#dp-mbcd-batch-mean): with X̃ = [X, 1] the block inputs plus a bias column, T the
  * targets, Θ = [A; c] the block in DL4J's layout and w the penalty weight,
  * Θ' = Prox((1 + ημ)I + ηw·X̃ᵀX̃/b)⁻¹(Θ + ηw·X̃ᵀT/b + N(0, 2η·o·I))).
  */

@@ -8,8 +8,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
- * Per-example norm clipping x ← x·min(1, ρ/‖x‖₂), one row per example (Chen &amp; Liu Eq. 12; digest
- * 003 §2.5). It bounds the W-block Hessian by ρ² (Lemma B.1). The trainer clips its inputs to ρ_0
+ * Per-example norm clipping x ← x·min(1, ρ/‖x‖₂), one row per example (Chen &amp; Liu Eq. 12;
+ * docs/errata.md#dp-mbcd-lifted-updates). It bounds the W-block Hessian by ρ² (Lemma B.1). The trainer clips its inputs to ρ_0
  * ({@link DpMbcdMechanism#activationNormBound(int) activationNormBound(0)}); clip test inputs the same
  * way before evaluating the released network.
  *

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * <p>Design: the AES-256-CTR keystream (encryption of zeros) under a 256-bit key and 128-bit
  * initial counter drawn from the JDK's NIST SP 800-90A Hash_DRBG (SHA-256, 256-bit strength,
  * seeded by the operating system's entropy source). This is the generator core of NIST CTR_DRBG and
- * the AES-CTR generator behind Opacus' {@code secure_mode} (torchcsprng); digest 004 P10 asks for a
+ * the AES-CTR generator behind Opacus' {@code secure_mode} (torchcsprng); docs/accountants.md#kong-ribero asks for a
  * CSPRNG. Why it is sound: if AES-256 is a pseudorandom permutation, the keystream of q distinct
  * counter blocks is indistinguishable from uniform bits except with advantage ≈ q²/2¹²⁹ (PRP/PRF
  * switching); the key is replaced by fresh DRBG output every 2³² blocks (64 GiB), so that term stays

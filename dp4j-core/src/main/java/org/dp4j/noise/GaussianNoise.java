@@ -10,8 +10,8 @@ import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Adds i.i.d. N(0, std²) noise to every coordinate of an array, from a cryptographically secure
- * generator ({@link AesCtrRandom}): the Gaussian step of DP-SGD (Abadi et al. 2016, Alg. 1; digest
- * 001 §1) and of the noisy proximal updates (digest 004 P10: fresh noise on every coordinate).
+ * generator ({@link AesCtrRandom}): the Gaussian step of DP-SGD (Abadi et al. 2016, Alg. 1;
+ * Boninsegna's survey; docs/sampling.md#expected-batch-size) and of the noisy proximal updates (docs/accountants.md#kong-ribero: fresh noise on every coordinate).
  *
  * <p>Sampler: the JDK's modified ziggurat (McFarland 2016, {@code RandomGenerator.nextGaussian}) on
  * the AES-CTR bit stream, usually one 64-bit word per draw. If the bits are uniform, each draw is

@@ -18,7 +18,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * computes: after noising an array of n elements with std σ, it starts drawing the next n values of N(0, σ²), and
  * the next call with the same n, σ and data type (every step of a DP-SGD run) only copies them in. The noise never
  * depends on the data (the generator is the secure AES-CTR one and sees nothing but n and σ), so drawing it
- * early changes nothing in the mechanism (Abadi et al. 2016, Alg. 1; digest 001 §1); the values are the same as
+ * early changes nothing in the mechanism (Abadi et al. 2016, Alg. 1; Boninsegna's survey; docs/sampling.md#expected-batch-size); the values are the same as
  * {@link GaussianNoise#addTo} would add, in the same order. A call with another size, σ or type discards the
  * prefetched block and draws synchronously. FLOAT and DOUBLE arrays are prefetched; other types are noised
  * synchronously.

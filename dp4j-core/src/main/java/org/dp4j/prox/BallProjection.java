@@ -4,7 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 /**
  * r = indicator of {‖θ‖₂ ≤ R}: the Euclidean projection v·min(1, R/‖v‖₂), L_T = 1 (projections onto
- * closed convex sets are non-expansive; digest 003 §3.3). Independent of η.
+ * closed convex sets are non-expansive; Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-lipschitz-t). Independent of η.
  */
 final class BallProjection extends RadialScaling {
   private final double radius;

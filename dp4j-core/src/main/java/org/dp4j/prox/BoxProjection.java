@@ -6,7 +6,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
- * r = indicator of the box [lo, hi]^d: coordinate-wise clamping, L_T = 1 (digest 003 §3.3);
+ * r = indicator of the box [lo, hi]^d: coordinate-wise clamping, L_T = 1 (Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-lipschitz-t);
  * independent of η. {@code box(0, +∞)} is the non-negativity constraint of NMF (Chen &amp; Liu Eq. 2).
  */
 final class BoxProjection implements ProximalOperator {

@@ -4,8 +4,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
- * r(θ) = λ‖θ‖₁: soft thresholding sign(v)·max(0, |v| − ηλ), L_T = 1 (Chen &amp; Liu §3.1; digest 003
- * §2.1).
+ * r(θ) = λ‖θ‖₁: soft thresholding sign(v)·max(0, |v| − ηλ), L_T = 1 (Chen &amp; Liu §3.1;
+ * docs/errata.md#dp-mbcd-prox-formulas).
  */
 final class L1Prox implements ProximalOperator {
   private final double lambda;

@@ -3,7 +3,7 @@ package org.dp4j.prox;
 /**
  * r(θ) = λ‖θ‖₂ (unsquared, the whole block as one group): block soft thresholding
  * v·max(0, 1 − ηλ/‖v‖₂), L_T = 1 (Moreau decomposition with the projection onto the ηλ-ball;
- * digest 003 §2.1 asks for the correct prox of the norm as well as of its square).
+ * Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-prox-formulas asks for the correct prox of the norm as well as of its square).
  */
 final class L2NormProx extends RadialScaling {
   private final double lambda;

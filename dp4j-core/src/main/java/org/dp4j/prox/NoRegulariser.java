@@ -2,7 +2,7 @@ package org.dp4j.prox;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
 
-/** r = 0: Prox_{η,0}(v) = v, L_T = 1 (Chen &amp; Liu §3.1 example; digest 003 §2.1). */
+/** r = 0: Prox_{η,0}(v) = v, L_T = 1 (Chen &amp; Liu §3.1 example; docs/errata.md#dp-mbcd-prox-formulas). */
 final class NoRegulariser implements ProximalOperator {
   static final NoRegulariser INSTANCE = new NoRegulariser();
 

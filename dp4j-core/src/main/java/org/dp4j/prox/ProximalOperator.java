@@ -4,12 +4,12 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The proximal map Prox_{η,r}(v) = argmin_θ { ½‖θ − v‖₂² + η·r(θ) } of a closed convex regulariser r
- * (Chen &amp; Liu, Eq. 6; digest 003 §2.1). The block is treated as one flat vector: for a matrix the
+ * (Chen &amp; Liu, Eq. 6; docs/errata.md#dp-mbcd-prox-formulas). The block is treated as one flat vector: for a matrix the
  * norms are Frobenius norms.
  *
  * <p>Every prox of a closed convex function is firmly non-expansive, hence 1-Lipschitz; so
  * {@code lipschitzConstant(η) ≤ 1} always and L_T = 1 is a valid constant for every operator here
- * (the paper's Lemma 4.2 bound L_T ≤ 2 is loose; digest 003 §3.3, P5). {@link #lipschitzConstant}
+ * (the paper's Lemma 4.2 bound L_T ≤ 2 is loose; Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-lipschitz-t). {@link #lipschitzConstant}
  * returns the tightest constant, which is below 1 only for {@link #squaredL2}.
  *
  * <pre>{@code
@@ -44,7 +44,7 @@ public interface ProximalOperator {
     return new L1Prox(lambda);
   }
 
-  /** r(θ) = (λ/2)‖θ‖₂²: the scaling θ/(1 + ηλ) (the paper's η/(1+η) is a misprint; digest §2.1). */
+  /** r(θ) = (λ/2)‖θ‖₂²: the scaling θ/(1 + ηλ) (the paper's η/(1+η) is a misprint; Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-prox-formulas). */
   static ProximalOperator squaredL2(double lambda) {
     return new SquaredL2Prox(lambda);
   }

@@ -3,7 +3,7 @@ package org.dp4j.prox;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * A prox that scales the whole block by one factor s(‖v‖₂, η) (digest 003 §2.1): the squared-ℓ2 prox, the ℓ2-norm
+ * A prox that scales the whole block by one factor s(‖v‖₂, η) (Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-prox-formulas): the squared-ℓ2 prox, the ℓ2-norm
  * prox (block soft thresholding) and the projection onto a ball. Subclasses give the factor.
  */
 abstract class RadialScaling implements ProximalOperator {

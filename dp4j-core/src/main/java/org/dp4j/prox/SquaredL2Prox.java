@@ -1,8 +1,8 @@
 package org.dp4j.prox;
 
 /**
- * r(θ) = (λ/2)‖θ‖₂²: Prox = v/(1 + ηλ), L_T = 1/(1 + ηλ) (digest 003 §2.1 correction of the paper's
- * η/(1+η)). Note: a bijective linear prox gives no extra Rényi contraction (digest P5); use L_T = 1
+ * r(θ) = (λ/2)‖θ‖₂²: Prox = v/(1 + ηλ), L_T = 1/(1 + ηλ) (Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-prox-formulas correction of the paper's
+ * η/(1+η)). Note: a bijective linear prox gives no extra Rényi contraction (docs/errata.md#dp-mbcd-lipschitz-t); use L_T = 1
  * in the accountant's exponent unless reproducing the paper.
  */
 final class SquaredL2Prox extends RadialScaling {

@@ -9,10 +9,10 @@ import org.dp4j.noise.AesCtrRandom;
 /**
  * Poisson sampling: at every step each of the n records joins the batch independently with
  * probability q, so batch sizes are Binomial(n, q) and can be 0. This is the sampling the
- * sampled-Gaussian accountant assumes (Mironov, Talwar &amp; Zhang 2019; digest 001 §1, pitfall 4).
+ * sampled-Gaussian accountant assumes (Mironov, Talwar &amp; Zhang 2019; Boninsegna's survey; docs/sampling.md#expected-batch-size, #poisson).
  *
  * <p>Normalise the clipped sum by the constant {@link SamplingPlan#expectedBatchSize()} = qn, never by
- * the realised batch size (digest 001 pitfall 3); an empty batch is a normal step (noise only).
+ * the realised batch size (docs/sampling.md#expected-batch-size); an empty batch is a normal step (noise only).
  *
  * <p>Each inclusion is the exact test {@code u < floor(q·2⁵³)} on a 53-bit uniform integer u, so the
  * true rate is {@link #inclusionProbability()} ∈ (q − 2⁻⁵³, q]; the SGM bound increases with q, so

@@ -7,8 +7,8 @@ import org.dp4j.accounting.SampledGaussianMechanism;
 
 /**
  * The check a trainer runs before the first step: the sampler must draw batches the way the
- * accountant's theorem assumes, with the same parameters (DESIGN.md contract 2; digest 001 pitfall 4,
- * digest 000 P10, digest 002 pitfall 11, digest 004 P4). A mismatch is an
+ * accountant's theorem assumes, with the same parameters (contract 2, docs/architecture.md#contract-accountant; docs/sampling.md#poisson,
+ * docs/sampling.md#shuffle-once). A mismatch is an
  * {@link IllegalArgumentException} that names both sides.
  *
  * <pre>{@code

@@ -7,8 +7,8 @@ import static com.google.common.base.Preconditions.checkState;
 /**
  * The parameters of a batch schedule that an accountant needs: the scheme, the dataset size n, the
  * per-step sampling rate and the batch size. For Poisson sampling the rate is q and the batch size is
- * the expected qn (divide the clipped sum by this constant, never by the realised size: digest 001
- * pitfall 3); for the fixed-size schemes the rate is b/n.
+ * the expected qn (divide the clipped sum by this constant, never by the realised size:
+ * docs/sampling.md#expected-batch-size); for the fixed-size schemes the rate is b/n.
  *
  * @param scheme how batches are drawn
  * @param datasetSize n, records available

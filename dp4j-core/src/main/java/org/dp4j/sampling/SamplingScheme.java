@@ -8,22 +8,22 @@ public enum SamplingScheme {
   /**
    * Every record joins every step's batch independently with probability q; batch sizes vary and
    * may be 0. Matches the sampled-Gaussian (moments/RDP) accountant, Mironov, Talwar &amp; Zhang
-   * 2019 (digest 001 §5 pitfalls 3–4).
+   * 2019 (docs/sampling.md#poisson, #expected-batch-size).
    */
   POISSON("Poisson sampling",
       "each record joins each step's batch independently with probability q"),
   /**
    * One secret random permutation at the start, cut into n/b disjoint batches of size b (remainder
    * dropped), visited in the same order every epoch. Matches the hidden-state accountants: Ye &amp;
-   * Shokri Thm 5.2 (digest 000 P10), Chen &amp; Liu Thm 4.6 (digest 003 §2.4, P11), Kong &amp; Ribero
-   * cyclic order (digest 004 P4) and Bok et al. NoisyCGD (digest 002 pitfall 11).
+   * Shokri Thm 5.2 (docs/sampling.md#shuffle-once), Chen &amp; Liu Thm 4.6 (docs/sampling.md#shuffle-once), Kong &amp; Ribero
+   * cyclic order (docs/sampling.md#shuffle-once) and Bok et al. NoisyCGD (docs/sampling.md#shuffle-once).
    */
   SHUFFLE_ONCE_FIXED_PARTITION("shuffle-once fixed partition",
       "one secret permutation cut into disjoint fixed-size batches, same order every epoch"),
   /**
    * A fresh uniformly random subset of exactly b distinct records at every step. Matches Ye &amp;
-   * Shokri Thm 5.3 (digest 000 §2.8), Bok et al. NoisySGD (digest 002), and the replace-one
-   * subsampling bound of Wang, Balle &amp; Kasiviswanathan 2019 Thm 9 (digest 001 pitfall 4).
+   * Shokri Thm 5.3 (docs/accountants.md#ye-shokri), Bok et al. NoisySGD (docs/accountants.md#shifted-interpolation), and the replace-one
+   * subsampling bound of Wang, Balle &amp; Kasiviswanathan 2019 Thm 9 (docs/sampling.md#poisson).
    */
   WITHOUT_REPLACEMENT("sampling without replacement per step",
       "a fresh uniform subset of b distinct records at every step");

@@ -13,14 +13,14 @@ import org.slf4j.LoggerFactory;
  * Shuffle once, then cycle: one uniformly random permutation of the n records, drawn at
  * construction from a secure generator, cut into m = ⌊n/b⌋ disjoint batches of b records that are
  * visited in the same order every epoch. The last n − m·b records of the permutation are dropped
- * (never used) and reported. This is Algorithm 1 of Ye &amp; Shokri (digest 000 §1, P10), the batch
- * order of Chen &amp; Liu's DP-MBCD (digest 003 §2.4, P11: the partition must stay secret, so the
- * permutation is never logged) and a data-independent cyclic order for Kong &amp; Ribero (digest 004
- * P4) and Bok et al.'s NoisyCGD (digest 002 pitfall 11). Reshuffling per epoch is not covered by
+ * (never used) and reported. This is Algorithm 1 of Ye &amp; Shokri (docs/accountants.md#ye-shokri; docs/sampling.md#shuffle-once), the batch
+ * order of Chen &amp; Liu's DP-MBCD (docs/sampling.md#shuffle-once: the partition must stay secret, so the
+ * permutation is never logged) and a data-independent cyclic order for Kong &amp; Ribero
+ * (docs/sampling.md#shuffle-once) and Bok et al.'s NoisyCGD (docs/sampling.md#shuffle-once). Reshuffling per epoch is not covered by
  * those theorems, so this class never reshuffles.
  *
  * <p>Hidden-state accountants should use {@link SamplingPlan#usableRecords()} = m·b as their n, so
- * that b divides it and there is no short batch (digest 004 P4).
+ * that b divides it and there is no short batch (docs/sampling.md#shuffle-once).
  *
  * <pre>{@code
  * ShuffleOncePartition sampler = new ShuffleOncePartition(60_000, 256, AesCtrRandom.secure());

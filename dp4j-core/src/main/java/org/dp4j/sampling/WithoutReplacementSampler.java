@@ -9,9 +9,9 @@ import org.dp4j.noise.AesCtrRandom;
 /**
  * Sampling without replacement per step: every step draws a fresh uniformly random set of exactly b
  * distinct records out of n, independently of earlier steps; an epoch is ⌊n/b⌋ steps. Algorithm 2 of
- * Ye &amp; Shokri (digest 000 §1, Thm 5.3), NoisySGD of Bok et al. (digest 002: "np.random.choice(n,
+ * Ye &amp; Shokri (docs/accountants.md#ye-shokri; Ye &amp; Shokri 2022, Thm 5.3), NoisySGD of Bok et al. (docs/accountants.md#shifted-interpolation: "np.random.choice(n,
  * b, replace=False)" each step), and the subsampling of Wang, Balle &amp; Kasiviswanathan 2019 Thm 9
- * under replace-one neighbours (digest 001 pitfall 4).
+ * under replace-one neighbours (docs/sampling.md#poisson).
  *
  * <p>Each step is a partial Fisher–Yates shuffle of b positions over a persistent index pool: from
  * any arrangement of the pool it yields a uniform ordered b-tuple of distinct records, in O(b).

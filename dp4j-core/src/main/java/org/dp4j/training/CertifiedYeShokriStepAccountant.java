@@ -15,7 +15,7 @@ import org.dp4j.accounting.ledger.RdpStepAccountant;
 import org.dp4j.sampling.SamplingPlan;
 
 /**
- * The hidden-state bound of Ye &amp; Shokri Cor. 6.3 (Thm 5.2 with G(α) = 2α/σ_mul², per epoch; digest 000 §2.9)
+ * The hidden-state bound of Ye &amp; Shokri Cor. 6.3 (Thm 5.2 with G(α) = 2α/σ_mul², per epoch; docs/accountants.md#ye-shokri-certified)
  * for a run whose constants a {@link SoftmaxRegressionCertificate} derived from the configuration: the numbers
  * are those of {@link YeShokriShuffleStepAccountant}, the assumptions say what was certified instead of
  * "user-asserted". The trainer re-checks the certificate against its network, data and sampler.
@@ -46,7 +46,7 @@ public final class CertifiedYeShokriStepAccountant implements RdpStepAccountant,
 
   @Override
   public String theorem() {
-    return "Ye & Shokri 2022, Cor. 6.3 (Eqs. (28)-(29), Thm 5.2 form; digest 000 §2.9), constants certified from "
+    return "Ye & Shokri 2022, Cor. 6.3 (Eqs. (28)-(29), Thm 5.2 form; docs/accountants.md#ye-shokri-certified), constants certified from "
         + "the configuration, evaluated at the end of the current epoch";
   }
 

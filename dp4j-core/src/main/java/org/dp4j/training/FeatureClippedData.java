@@ -10,7 +10,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * Training data whose feature vectors are clipped to ℓ2 norm at most L as they are read: x ← x·min(1, L/‖x‖)
- * (Ye &amp; Shokri Alg. 3 feature clipping; digest 000 §1, P9). The map is fixed before training and applied
+ * (Ye &amp; Shokri Alg. 3 feature clipping; docs/accountants.md#ye-shokri, #ye-shokri-certified). The map is fixed before training and applied
  * to each record on its own, so it needs no privacy accounting; it is what makes L a certified constant
  * (β = (L²+1)/2 for softmax regression, Prop. 6.1) rather than an asserted one. The clip factor carries a
  * relative margin of {@value #FLOAT_MARGIN} so that the clipped norm, computed in float32, stays ≤ L.

@@ -29,7 +29,7 @@ import org.nd4j.linalg.schedule.FixedSchedule;
 
 /**
  * Derives, from a network, its data and its sampler, the constants of Ye &amp; Shokri Cor. 6.3 (L2-regularised
- * multiclass logistic regression trained by Algorithm 3; digest 000 §2.9, §1) and so a <em>certified</em>
+ * multiclass logistic regression trained by Algorithm 3; docs/accountants.md#ye-shokri-certified, #ye-shokri) and so a <em>certified</em>
  * hidden-state bound: nothing is asserted by the user. {@link #certify} refuses, naming the failed condition,
  * unless all of these hold:
  * <ul>
@@ -38,9 +38,9 @@ import org.nd4j.linalg.schedule.FixedSchedule;
  *   <li>L2 regularisation with the same fixed λ &gt; 0 on weights ({@code .l2(λ)}) and bias ({@code .l2Bias(λ)}).
  *       DL4J 1.0.0-M2.1's {@link L2Regularization} adds λθ to the gradient before the updater (bytecode:
  *       {@code Axpy(param, grad, grad, λ)}, {@code ApplyStep.BEFORE_UPDATER}), i.e. the gradient of (λ/2)‖θ‖², after
- *       the noise and outside the clip, as Alg. 3 requires (digest 000 P8); no L1, no other regularisation;</li>
+ *       the noise and outside the clip, as Alg. 3 requires (docs/accountants.md#ye-shokri-certified); no L1, no other regularisation;</li>
  *   <li>the network's {@link DpSgd} clips the whole per-example gradient ({@link ClippingMode#FLAT}) of the
- *       unregularised loss to C, so S_g = 2C (replace-one, digest 000 P2), over a plain constant-step {@link Sgd}
+ *       unregularised loss to C, so S_g = 2C (replace-one, docs/errata.md#ye-shokri-sensitivity), over a plain constant-step {@link Sgd}
  *       base updater η ({@link PlainSgdCheck}), and divides by its expected batch size, which must equal b;</li>
  *   <li>features clipped to ℓ2 norm L by {@link FeatureClippedData}, so ℓ0 is convex and (L²+1)/2-smooth
  *       (Prop. 6.1) and β = (L²+1)/2 + λ for the regularised loss;</li>
@@ -52,11 +52,11 @@ import org.nd4j.linalg.schedule.FixedSchedule;
  * with ξ ~ N(0, I): the noise N(0,(zC)²) on the clipped sum, ÷ b, then DL4J adds λθ and plain SGD multiplies
  * by η. That is θ' = θ − η·(g0 + λθ) − (η·z·C/b)·ξ with g0 the clipped batch mean: Algorithm 3's update with
  * σ_mul = z (the sign of a centred Gaussian is immaterial). In the theory's units √(2ησ²) = η·z·C/b, i.e.
- * σ² = η·z²·C²/(2b²) (digest 000 P1), and G(α) = α·η·S_g²/(4σ²b²) = 2α/z² (Eq. (29)).
+ * σ² = η·z²·C²/(2b²) (docs/errata.md#ye-shokri-noise-scale), and G(α) = α·η·S_g²/(4σ²b²) = 2α/z² (Eq. (29)).
  *
  * <p>Remaining assumptions, listed in every guarantee: only the last iterate (after a whole epoch) is released;
  * labels are one-hot; Prop. 6.2's claim that the clipped-plus-regularised gradient map is λ-strongly monotone
- * and (β+λ)-Lipschitz is taken from the paper (digest 000 P18); arithmetic is exact (training runs in floating
+ * and (β+λ)-Lipschitz is taken from the paper (docs/errata.md#ye-shokri-prop-6-2); arithmetic is exact (training runs in floating
  * point).
  *
  * <pre>{@code
@@ -226,7 +226,7 @@ public final class SoftmaxRegressionCertificate {
             + "to C = %s (S_g = 2C); noise multiplier σ_mul = z = %s", stepSize, 2 / (l2 + smoothness()),
             clipNorm, noiseMultiplier),
         "labels are one-hot; Prop. 6.2 (the clipped gradient plus λθ is λ-strongly monotone and (β+λ)-Lipschitz) "
-            + "as claimed by the paper (digest 000 P18); exact arithmetic");
+            + "as claimed by the paper (docs/errata.md#ye-shokri-prop-6-2); exact arithmetic");
   }
 
   /**

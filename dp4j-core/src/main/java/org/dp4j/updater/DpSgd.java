@@ -22,7 +22,7 @@ import org.nd4j.linalg.schedule.ISchedule;
  * updaters the batch mean: train a {@code org.dp4j.training.PrivateMultiLayerNetwork} with DL4J's
  * {@code fit(SampledDataSetIterator, epochs)}, or step with {@link DpSgdStep}; both clip, noise and then run this
  * updater. Each step is
- * θ ← θ − base((Σ_i clip_C(g_i) + N(0, (zC)² I)) / (q·N)) (Abadi et al. 2016, Alg. 1; digest 001 §6, DP updater),
+ * θ ← θ − base((Σ_i clip_C(g_i) + N(0, (zC)² I)) / (q·N)) (Abadi et al. 2016, Alg. 1; docs/sampling.md#expected-batch-size, DP updater),
  * divided by the expected batch size, never the realised one. Calling {@code fit} on a plain
  * {@code MultiLayerNetwork} with this updater throws instead of silently training without privacy.
  *

@@ -35,7 +35,7 @@ import org.nd4j.linalg.learning.config.Sgd;
  *       {@code TrainingListener}s get {@code iterationDone}.</li>
  * </ol>
  * With plain SGD at learning rate η this is exactly θ ← θ − η·(Σ_i clip_C(g_i) + N(0,(zC)²I))/(q·N)
- * (Abadi et al. 2016, Alg. 1; digest 001 §6, DP updater). An empty batch (possible under Poisson sampling) still
+ * (Abadi et al. 2016, Alg. 1; docs/sampling.md#expected-batch-size, DP updater). An empty batch (possible under Poisson sampling) still
  * takes the noise-only step the accountant counts. {@code net.score()} is not updated: the loss on private data
  * is not a private release.
  *

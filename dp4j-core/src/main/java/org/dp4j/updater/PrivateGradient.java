@@ -11,7 +11,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * The DP-SGD gradient of one step, written into a model's gradient view: the clipped per-example sum
  * S = Σ_i clip_C(g_i) over one logical batch (accumulated over any number of micro-batches), plus one draw of
  * N(0, (zC)² I) on the trainable parameters, divided by the expected batch size q·N, never the realised one
- * (Abadi et al. 2016, Alg. 1; digest 001 §6, DP updater). Frozen parameters get an exact zero. What happens next is
+ * (Abadi et al. 2016, Alg. 1; docs/sampling.md#expected-batch-size, DP updater). Frozen parameters get an exact zero. What happens next is
  * the caller's: {@link DpSgdStep} applies the base updater itself, a private network lets DL4J's {@code fit}
  * apply it ({@link #runPrivatised}).
  *

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN.md: the accounting package is math on doubles and never imports ND4J or DL4J. */
+/** docs/architecture.md#packages: the accounting package is math on doubles and never imports ND4J or DL4J. */
 class AccountingIsNd4jFreeTest {
   @Test
   void noSourceFileOfTheAccountingPackageImportsNd4jOrDl4j() throws IOException {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class GaussianDpTest {
   @Test
   void publishedValues() {
-    // anchors.md: δ(ε=1; μ=1) = 0.1269367375, ε(δ=1e-5; μ=1) = 4.3771780957
+    // docs/accountants.md#gaussian-dp: δ(ε=1; μ=1) = 0.1269367375, ε(δ=1e-5; μ=1) = 4.3771780957
     assertThat(GaussianDp.delta(1, 1)).isCloseTo(0.1269367375, within(1e-10));
     assertThat(GaussianDp.epsilon(1e-5, 1)).isCloseTo(4.3771780957, within(1e-9));
   }

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class RdpConversionTest {
-  /** TF Privacy's compute_dp_sgd_privacy order list (anchors.md). */
+  /** TF Privacy's compute_dp_sgd_privacy order list (docs/accountants.md#rdp-orders). */
   private static final Orders TF_ORDERS = tfOrders();
 
   private static Orders tfOrders() {
@@ -44,7 +44,7 @@ class RdpConversionTest {
     assertThat(b.order()).isEqualTo(13);
   }
 
-  /** Digest 001 §3.3 (grid 1.1..10.9, 12..63, 128, 256, 512), both conversions. */
+  /** Boninsegna's survey; docs/accountants.md#sampled-gaussian-rdp (grid 1.1..10.9, 12..63, 128, 256, 512), both conversions. */
   @ParameterizedTest(name = "q={0}, z={1}, T={2}")
   @CsvSource({
       "0.01,                 4.0,  10000, 1.258575, 20,  1.035490, 17",
@@ -88,7 +88,7 @@ class RdpConversionTest {
 
   @Test
   void inverseDirectionDigestValues() {
-    // Digest 001 §3.3: δ(ε=1.26) = 9.732835e-6 @α=20 and δ(ε=2) = 1.657366e-13 @α=31, classic form.
+    // Boninsegna's survey; docs/accountants.md#sampled-gaussian-rdp: δ(ε=1.26) = 9.732835e-6 @α=20 and δ(ε=2) = 1.657366e-13 @α=31, classic form.
     RdpCurve curve = sgm(0.01, 4.0, 10000, digestGrid());
     EpsilonDelta d1 = RdpConversion.CLASSIC.delta(curve, 1.26);
     assertThat(d1.delta()).isCloseTo(9.732835e-6, withinPercentage(1e-4));

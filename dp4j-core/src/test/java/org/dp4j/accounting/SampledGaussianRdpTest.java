@@ -17,7 +17,7 @@ class SampledGaussianRdpTest {
 
   /**
    * Reference: mpmath quadrature (40 digits) of A_α = E_{N(0,z²)}[((1−q) + q e^{(2x−1)/(2z²)})^α];
-   * the integer-order values are the issue's and anchors.md's, the others digest 001 §3.2.
+   * the integer-order values are the issue's and TF Privacy's (docs/accountants.md#sampled-gaussian-rdp), the others computed separately from the formulas (docs/accountants.md#sampled-gaussian-rdp).
    */
   @ParameterizedTest(name = "q={0}, z={1}, alpha={2}")
   @CsvSource({
@@ -34,7 +34,7 @@ class SampledGaussianRdpTest {
     assertThat(SampledGaussianRdp.rdp(q, z, alpha)).isCloseTo(expected, withinPercentage(REL_1E8));
   }
 
-  /** Digest 001 §3.2 table (7 significant digits printed). */
+  /** Boninsegna's survey; docs/accountants.md#sampled-gaussian-rdp table (7 significant digits printed). */
   @ParameterizedTest(name = "q={0}, z={1}")
   @CsvSource({
       "0.01, 1.1, 9.554529e-05, 1.285101e-04, 1.620774e-04, 1.962779e-04, 5.840703e-04, 9.672713e-04, 8.469416e+00",

@@ -12,7 +12,7 @@ class SgmCalibrationTest {
 
   @Test
   void recoversTheNoiseOfAKnownSetting() {
-    // anchors.md: z = 1.1, T = 14063 gives ε ≈ 2.5967 (improved). Calibrating to that ε returns z ≈ 1.1.
+    // docs/accountants.md#sampled-gaussian-rdp: z = 1.1, T = 14063 gives ε ≈ 2.5967 (improved). Calibrating to that ε returns z ≈ 1.1.
     Calibration c = SgmCalibration.noiseMultiplier(2.5967, 1e-5, Q, 14063, Orders.DEFAULT, RdpConversion.IMPROVED);
     assertThat(c.noiseMultiplier()).isCloseTo(1.1, within(1e-3));
     assertThat(c.achieved().epsilon()).isLessThanOrEqualTo(2.5967);

@@ -11,7 +11,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
-/** The lifted-network block solvers against digest 003 §5.6 and brute-force minimisation. */
+/** The lifted-network block solvers against docs/errata.md#dp-mbcd-lifted-updates and brute-force minimisation. */
 class BlockSolversTest {
 
   @BeforeAll
@@ -21,7 +21,7 @@ class BlockSolversTest {
 
   @Test
   void uUpdateMatchesDigestTable() {
-    // digest 003 §5.6: (a, b, u)
+    // docs/errata.md#dp-mbcd-lifted-updates: (a, b, u)
     double[][] rows = {{1, -0.5, -0.5}, {1, -0.3, 0.35}, {1, -2, -2}, {1, 0.5, 0.75},
         {-1, 0.5, 0}, {-1, 2, 0.5}, {0.5, 0.2, 0.35}, {0, -1, -1}, {0, 1, 0.5}};
     for (double[] r : rows) {
@@ -68,7 +68,7 @@ class BlockSolversTest {
 
   @Test
   void hiddenXUpdateAndClipMatchDigest() {
-    // digest 003 §5.6: W = [[1,0],[0,2]] (so A = Wᵀ), u = [1,1], σ(u_prev) = [0.5,0] → [0.75, 0.4]
+    // docs/errata.md#dp-mbcd-lifted-updates: W = [[1,0],[0,2]] (so A = Wᵀ), u = [1,1], σ(u_prev) = [0.5,0] → [0.75, 0.4]
     LinearBlock w = block(new double[][] {{1, 0}, {0, 2}}, new double[] {0, 0});
     INDArray x = PostActivationUpdate.hidden(w, row(1, 1), row(0.5, 0));
     assertThat(x.toDoubleVector()).containsExactly(new double[] {0.75, 0.4}, within(1e-14));
@@ -79,7 +79,7 @@ class BlockSolversTest {
 
   @Test
   void outputXUpdateMatchesDigest() {
-    // digest 003 §5.6: W_D = [[1,1],[0,1]], y = [1,0], σ(u_{D-1}) = [0.2,0.4], γ = 1 → [0.44, 0.32]
+    // docs/errata.md#dp-mbcd-lifted-updates: W_D = [[1,1],[0,1]], y = [1,0], σ(u_{D-1}) = [0.2,0.4], γ = 1 → [0.44, 0.32]
     LinearBlock w = block(new double[][] {{1, 1}, {0, 1}}, new double[] {0, 0});
     INDArray x = PostActivationUpdate.output(w, row(1, 0), row(0.2, 0.4), 1.0);
     assertThat(x.toDoubleVector()).containsExactly(new double[] {0.44, 0.32}, within(1e-14));
@@ -129,8 +129,8 @@ class BlockSolversTest {
 
   @Test
   void aForwardPassIsAFixedPointOfTheHiddenXAndUUpdates() {
-    // digest 003 P10: with u_d = W_d x_d + c_d and x_d = σ(u_{d-1}), Eq. 11 returns x_d and Eq. 10
-    // returns u_d (derived by hand in the digest, independent of the solvers' code)
+    // docs/threat-models.md#dp-mbcd-auxiliaries: with u_d = W_d x_d + c_d and x_d = σ(u_{d-1}), Eq. 11 returns x_d and Eq. 10
+    // returns u_d (derived by hand, independent of the solvers' code)
     Random rnd = new Random(21);
     LinearBlock w = randomBlock(rnd, 6, 5);
     INDArray uPrev = Nd4j.randn(new long[] {7, 6});
@@ -145,7 +145,7 @@ class BlockSolversTest {
 
   @Test
   void wGradientMatchesDigestWithCorrectedSign() {
-    // digest 003 §5.6: W = [[0.5,-0.5]], x = [0.6,0.8], u = [1]: ∇_W f = [[-0.66, -0.88]];
+    // docs/errata.md#dp-mbcd-lifted-updates: W = [[0.5,-0.5]], x = [0.6,0.8], u = [1]: ∇_W f = [[-0.66, -0.88]];
     // with a zero bias, ∂f/∂c = Wx - u = -1.1, so ‖g‖ = 1.1·sqrt(‖x‖² + 1) = 1.1·√2
     LinearBlock w = block(new double[][] {{0.5, -0.5}}, new double[] {0});
     ClippedBlockGradient g = ClippedBlockGradient.compute(w, row(0.6, 0.8), row(1), 1.0, 100.0);
@@ -225,9 +225,9 @@ class BlockSolversTest {
 
   @Test
   void proximalPointStepMinimisesTheProximalObjective() {
-    // digest 003 §5.6 W-block with a bias: W = [[0.5,-0.5]], c = 0, x = [0.6,0.8], u = [1], η = 0.1. Reference:
+    // docs/errata.md#dp-mbcd-lifted-updates W-block with a bias: W = [[0.5,-0.5]], c = 0, x = [0.6,0.8], u = [1], η = 0.1. Reference:
     // scipy BFGS minimisation of ½(u − Wx − c)² + (‖W − W0‖² + c²)/(2η) → W = [0.555, −0.4266667], c = 0.0916667
-    // (without the bias the same minimisation gives the digest's [[0.56, −0.42]])
+    // (without the bias the same minimisation gives the independently computed [[0.56, −0.42]])
     LinearBlock w = block(new double[][] {{0.5, -0.5}}, new double[] {0});
     ProximalPointStep.apply(w, row(0.6, 0.8), row(1), 1.0, 0.1, 0.0, 0.01,
         org.dp4j.prox.ProximalOperator.none(), (target, std) -> { });

@@ -26,9 +26,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 
 /**
- * The convolutional lifted block: im2col map against the digest's corrected Toeplitz example and a brute-force
+ * The convolutional lifted block: im2col map against the independently computed corrected Toeplitz example and a brute-force
  * convolution, the CG x-update against a dense LU solve (commons-math3), per-example clipped gradients against
- * brute-force loops, and the step-coordinate curvature bound (digest 003 §2.5, P4, P20).
+ * brute-force loops, and the step-coordinate curvature bound (Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-lifted-updates, #dp-mbcd-lipschitz-f, #dp-mbcd-convolution).
  */
 class ConvolutionBlockTest {
 
@@ -51,7 +51,7 @@ class ConvolutionBlockTest {
 
   @Test
   void convolutionMatrixIsTheDigestsCorrectedToeplitzMatrix() {
-    // digest 003 §2.5: 3×3 input, 2×2 kernel [[w11, w12], [w21, w22]] = [[1, 2], [3, 4]], stride 1
+    // Chen & Liu 2025; docs/errata.md#dp-mbcd-lifted-updates: 3×3 input, 2×2 kernel [[w11, w12], [w21, w22]] = [[1, 2], [3, 4]], stride 1
     ConvolutionGeometry g = ConvolutionGeometry.of(1, 3, 3, new int[] {2, 2}, new int[] {1, 1},
         new int[] {0, 0}, ConvolutionMode.Truncate);
     ConvolutionBlock b = ConvolutionBlock.fromLayerParameters(

@@ -28,8 +28,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * The trainer's ledger against digest 003 §5.2 (n = 4, b = 2, η = 0.1, o = 0.01, L_F = 0.9, L_T = 1,
- * S_g = 1; float64 values computed by the digest author): a one-block network (output layer only)
+ * The trainer's ledger against docs/accountants.md#dp-mbcd (n = 4, b = 2, η = 0.1, o = 0.01, L_F = 0.9, L_T = 1,
+ * S_g = 1; float64 values computed separately from the paper's formulas): a one-block network (output layer only)
  * whose derived constants are exactly these, in SAFE mode (C = 0.5 → S_g = 2C = 1; μ = 1, ρ_0 = 1 →
  * β = ρ_0² + 1 + μ = 3, L_F = max(|1 − ημ|, |1 − ηβ|) = 0.9) and in PAPER mode (ρ_0 = 1 → L_F =
  * |1 − ηρ²| = 0.9, S_g = ρ² = 1).
@@ -69,7 +69,7 @@ class DpMbcdAccountingTest {
   @Test
   void batchSumsAreAccountedWithTheirMeanParametersInSafeModeAndFlaggedInPaperMode() {
     DpMbcdAccounting safe = DpMbcdAccounting.builder().orders(ALPHA_2_10).build();
-    // SUM with η = 0.05, o = 0.02 at b = 2 is the MEAN run η = 0.1, o = 0.01 of digest 003 §5.2
+    // SUM with η = 0.05, o = 0.02 at b = 2 is the MEAN run η = 0.1, o = 0.01 of docs/accountants.md#dp-mbcd
     DpMbcdTrainer sum = tiny(2, safe).learningRate(0.05).noiseSchedule(NoiseTemperatureSchedule.constant(0.02))
         .batchReduction(BatchReduction.SUM).build();
     DpMbcdTrainer mean = tiny(2, safe).build();

@@ -135,7 +135,7 @@ class DpMbcdTrainerTest {
 
   @Test
   void batchSumsAreTheMeanRunWithStepTimesBAndTemperatureOverB() {
-    // digest 003 P7: Eq. 17 as printed sums over the batch; the same map is the mean step with η·b, o/b
+    // docs/errata.md#dp-mbcd-batch-mean: Eq. 17 as printed sums over the batch; the same map is the mean step with η·b, o/b
     INDArray[] train = blobs(300, 6);
     INDArray probe = blobs(10, 7)[0];
     DpMbcdAccounting paper = DpMbcdAccounting.builder().mode(org.dp4j.accounting.hiddenstate.DpMbcdMode.PAPER).build();
@@ -159,7 +159,7 @@ class DpMbcdTrainerTest {
   @Test
   void oneSummedStepEqualsAHandComputationAndTheNoiseHasTheStatedScale() {
     // one output block (3 → 2), n = b = 4, SUM: A' = A − η·Σ_i clip_C(x̃_iᵀr_i), r_i = x_i·A + c − y_i, and every
-    // noise draw has std √(2η·o) (digest 003 Eq. 14 on sums, P7)
+    // noise draw has std √(2η·o) (Chen & Liu Eq. 14 on sums; docs/errata.md#dp-mbcd-batch-mean)
     MultiLayerNetwork net = LiftedMlpTest.mlp(9, 3, 2);
     double[][] x = {{0.5, 0.1, -0.2}, {0, 0.6, 0.3}, {-0.4, 0.2, 0.2}, {0.1, -0.1, 0.7}};
     double[][] y = {{1, 0}, {0, 1}, {1, 0}, {0, 1}};

@@ -47,9 +47,9 @@ class DpNmfTest {
 
   @Test
   void oneStepMatchesTheDigestVectorOfAlgorithm3() {
-    // digest 003 §5.7: X_B = I, Y = [[1,2,0],[0,1,1]], M_B = [[2,2,0],[0,1,2]], κ = 1.1, η = 0.1:
+    // docs/errata.md#dp-mbcd-nmf: X_B = I, Y = [[1,2,0],[0,1,1]], M_B = [[2,2,0],[0,1,2]], κ = 1.1, η = 0.1:
     // X_new = 1.0183333333·I (per-row norms are 1, so clipping to C = 1 is inactive). The Y step
-    // (every batch, per-user clip, Hessian X_BᵀX_B/b; digest P22) was computed with numpy:
+    // (every batch, per-user clip, Hessian X_BᵀX_B/b; docs/errata.md#dp-mbcd-nmf) was computed with numpy:
     // Y_new = [[1.04998319, 1.99813306, 0], [0, 0.99906653, 1.04998319]]
     INDArray mb = Nd4j.createFromArray(new double[][] {{2, 2, 0}, {0, 1, 2}});
     DpNmf nmf = DpNmf.builder(mb, 2).batchSize(2).epochs(1).learningRate(0.1)

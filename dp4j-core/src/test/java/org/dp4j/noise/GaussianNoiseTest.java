@@ -73,7 +73,7 @@ class GaussianNoiseTest {
 
   @Test
   void addToWorksOnAnArrayInsideAnOpenWorkspace() {
-    // As inside a DL4J updater, where WS_ALL_LAYERS_ACT is open (dl4j-notes.md).
+    // As inside a DL4J updater, where WS_ALL_LAYERS_ACT is open (docs/dl4j-internals.md#workspaces).
     WorkspaceConfiguration config = WorkspaceConfiguration.builder().initialSize(16L << 20).build();
     try (MemoryWorkspace ws = Nd4j.getWorkspaceManager().getAndActivateWorkspace(config, "DP4J_NOISE_TEST")) {
       INDArray target = Nd4j.zeros(DataType.FLOAT, 100_000);

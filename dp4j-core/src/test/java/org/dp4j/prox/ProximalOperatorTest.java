@@ -22,14 +22,14 @@ class ProximalOperatorTest {
 
   @Test
   void l1MatchesDigestVector() {
-    // digest 003 §5.6: soft threshold of [0.5, -0.05, -0.3] at eta = 0.1
+    // docs/errata.md#dp-mbcd-prox-formulas: soft threshold of [0.5, -0.05, -0.3] at eta = 0.1
     assertThat(ProximalOperator.l1(1.0).apply(THETA, 0.1))
         .containsExactly(new double[] {0.4, 0.0, -0.2}, within(1e-15));
   }
 
   @Test
   void squaredL2MatchesDigestCorrectionNotThePaper() {
-    // digest 003 §5.6: correct prox theta/(1+eta); the paper's eta/(1+eta)*theta is 10x smaller
+    // docs/errata.md#dp-mbcd-prox-formulas: correct prox theta/(1+eta); the paper's eta/(1+eta)*theta is 10x smaller
     double[] p = ProximalOperator.squaredL2(1.0).apply(THETA, 0.1);
     assertThat(p).containsExactly(
         new double[] {0.4545454545, -0.0454545455, -0.2727272727}, within(1e-10));

@@ -76,7 +76,7 @@ class PoissonSamplerTest {
     double p0 = Math.pow(1 - q, n);   // 0.36603
     // 732.1 ± 5·sqrt(2000·p0(1−p0)) = ±107.7
     assertThat((double) empty).isCloseTo(steps * p0, within(5 * Math.sqrt(steps * p0 * (1 - p0))));
-    // Normalisation stays the constant qn even when batches are empty (digest 001 pitfall 3).
+    // Normalisation stays the constant qn even when batches are empty (docs/sampling.md#expected-batch-size).
     assertThat(sampler.plan().expectedBatchSize()).isEqualTo(1.0, within(1e-12));
   }
 

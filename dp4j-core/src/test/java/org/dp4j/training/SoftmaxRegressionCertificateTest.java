@@ -32,11 +32,11 @@ import org.nd4j.linalg.learning.config.Sgd;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 
 class SoftmaxRegressionCertificateTest {
-  /** The orders of the authors' code (digest 000 §2.10). */
+  /** The orders of the authors' code (docs/errata.md#ye-shokri-conversion). */
   private static final Orders PAPER_ORDERS = Orders.of(DoubleStream.concat(
       IntStream.rangeClosed(1, 99).mapToDouble(x -> 1 + x / 10.0),
       IntStream.rangeClosed(12, 63).asDoubleStream()).toArray());
-  /** Digest 000 §5.4, MNIST row of Table 1's dynamics setting (n = 60000, b = 2048). */
+  /** Ye &amp; Shokri 2022; docs/accountants.md#ye-shokri, MNIST row of Table 1's dynamics setting (n = 60000, b = 2048). */
   private static final SamplingPlan MNIST_PLAN =
       new ShuffleOncePartition(60_000, 2048, AesCtrRandom.insecureFixedSeed(1)).plan();
 
@@ -115,7 +115,7 @@ class SoftmaxRegressionCertificateTest {
       int index = indexOf(dyn, alphas[i]);
       assertThat(dyn.value(index)).isCloseTo(digest[i], within(1e-6));
     }
-    // The paper's ε adds its BatchNorm statistics' RDP α/σ_bn² = α/64 (digest 000 §2.10) before converting.
+    // The paper's ε adds its BatchNorm statistics' RDP α/σ_bn² = α/64 (docs/errata.md#ye-shokri-conversion) before converting.
     RdpCurve withNorm = dyn.plus(RdpCurve.tabulate(PAPER_ORDERS, a -> a / 64));
     assertThat(RdpConversion.CLASSIC.epsilon(withNorm, 1e-5).epsilon()).isCloseTo(2.9951, within(1e-4));
     assertThat(RdpConversion.IMPROVED.epsilon(withNorm, 1e-5).epsilon()).isCloseTo(2.4989, within(1e-4));

@@ -9,7 +9,7 @@ import org.deeplearning4j.optimize.api.TrainingListener;
 /**
  * Finds listeners that release intermediate parameters or metrics computed on private data during
  * training. Any of them voids hidden-state (last-iterate) accounting, which assumes that only the final
- * model leaves the trainer (digest 001 pitfall 9); composition bounds stay valid.
+ * model leaves the trainer (docs/threat-models.md#what-voids-hidden-state); composition bounds stay valid.
  *
  * <p>Known leaks are matched by class name so that optional modules (DL4J UI's {@code StatsListener})
  * need not be on the classpath. Listeners this class does not know are reported separately: dp4j cannot

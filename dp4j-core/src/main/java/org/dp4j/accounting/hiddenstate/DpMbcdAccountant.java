@@ -13,13 +13,13 @@ import org.dp4j.accounting.RdpCurve;
 
 /**
  * Hidden-state accountant of DP-MBCD (Chen &amp; Liu 2025, Thm 4.6 with Cor. 4.5 and Lemma C.3, implemented as
- * the corrected step recursion of digest 003 §3.11; the printed Eq. 9 has index errors): one
- * {@link DpMbcdLedger} per released block, RDP summed over blocks at each order (digest 003 §3.10, P15),
+ * the corrected step recursion of docs/errata.md#dp-mbcd-step-recursion; the printed Eq. 9 has index errors): one
+ * {@link DpMbcdLedger} per released block, RDP summed over blocks at each order (Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-block-composition),
  * converted once.
  *
  * <p>Neighbours: replace one example. Threat model: only the final released blocks are seen (auxiliaries
  * and intermediate iterates stay inside the trainer). Assumptions: see {@link #assumptions()}; the bound is
- * the paper's claim, conditional on the block constants (digest 003 P10).
+ * the paper's claim, conditional on the block constants (docs/threat-models.md#dp-mbcd-auxiliaries).
  *
  * <pre>{@code
  * DpMbcdAccountant acc = new DpMbcdAccountant(DpMbcdConfig.builder()
@@ -35,7 +35,7 @@ import org.dp4j.accounting.RdpCurve;
 public final class DpMbcdAccountant implements HiddenStateAccountant {
   public static final String NAME = "dp-mbcd-hidden-state";
   public static final String THEOREM =
-      "Chen & Liu 2025, Thm 4.6 / Cor. 4.5 / Lemma C.3 (step recursion, digest 003 §3.11)";
+      "Chen & Liu 2025, Thm 4.6 / Cor. 4.5 / Lemma C.3 (step recursion, docs/errata.md#dp-mbcd-step-recursion)";
 
   private final DpMbcdConfig config;
   private final List<DpMbcdLedger> ledgers;
@@ -155,13 +155,13 @@ public final class DpMbcdAccountant implements HiddenStateAccountant {
     list.add(config.batchSums()
         ? "block updates SUM over the batch (Eq. 15–17 as printed) but η, o and S_g enter as for a batch mean, as"
             + " in the paper's numbers: this understates the RDP (by up to b² = " + (double) config.batchSize()
-            * config.batchSize() + "; digest 003 P7), so it is the paper's claim, not a guarantee"
+            * config.batchSize() + "; docs/errata.md#dp-mbcd-batch-mean), so it is the paper's claim, not a guarantee"
         : "block gradients are batch means");
     list.add("hidden auxiliaries are never released and, as the paper claims but does not prove, leak nothing"
-        + " between blocks (digest 003 P10)");
+        + " between blocks (docs/threat-models.md#dp-mbcd-auxiliaries)");
     list.add("only the final released blocks leave the trainer: no checkpoints or evaluation on private data");
     if (config.mode() == DpMbcdMode.PAPER) {
-      list.add("PAPER mode: contraction exponent −1/L_T², as printed, unjustified for L_T < 1 (digest 003 P5)");
+      list.add("PAPER mode: contraction exponent −1/L_T², as printed, unjustified for L_T < 1 (docs/errata.md#dp-mbcd-lipschitz-t)");
     }
     if (config.batchesPerEpoch() == 1) {
       list.add("N = 1 (full batch): no amplification by the secret batch position; ε grows linearly in epochs");

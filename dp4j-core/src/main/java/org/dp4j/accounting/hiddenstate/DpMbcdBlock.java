@@ -14,7 +14,7 @@ import java.util.List;
  * @param lipschitzF L_F: Lipschitz constant of the gradient step F(θ) = θ − η∇f(θ) (Chen &amp; Liu, Lemma 4.1)
  * @param lipschitzT L_T: Lipschitz constant of the proximal map T = Prox_{η,r} (Lemma 4.2), in (0, 1]
  * @param gradientSensitivity S_g: largest ℓ2 difference between the per-example gradients of two
- *     different examples (Assumption 4.4 read per example, batch-mean gradient; digest 003 §3.5)
+ *     different examples (Assumption 4.4 read per example, batch-mean gradient; Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-sensitivity)
  * @param assumptions why these constants hold, printed with every guarantee
  */
 public record DpMbcdBlock(String name, double lipschitzF, double lipschitzT, double gradientSensitivity,
@@ -24,7 +24,7 @@ public record DpMbcdBlock(String name, double lipschitzF, double lipschitzT, dou
     checkArgument(lipschitzF > 0 && Double.isFinite(lipschitzF), "block %s: L_F must be finite and > 0, was %s",
         name, lipschitzF);
     checkArgument(lipschitzT > 0 && lipschitzT <= 1,
-        "block %s: L_T must be in (0, 1] (a prox of a convex regulariser is firmly non-expansive; digest 003 P5),"
+        "block %s: L_T must be in (0, 1] (a prox of a convex regulariser is firmly non-expansive; docs/errata.md#dp-mbcd-lipschitz-t),"
             + " was %s", name, lipschitzT);
     checkArgument(gradientSensitivity > 0 && Double.isFinite(gradientSensitivity),
         "block %s: gradient sensitivity S_g must be finite and > 0, was %s", name, gradientSensitivity);

@@ -13,7 +13,7 @@ import java.util.function.DoubleFunction;
  * The DP-MBCD mechanism as its accountant sees it (Chen &amp; Liu, Alg. 1 and 4, Eq. 6): every released block
  * takes θ ← Prox_{η,r}(θ − η·ḡ + N(0, 2η·o(k,j)·I)) once per mini-batch, where ḡ is the batch mean of the
  * block gradient; the n examples are split once into N = ⌊n/b⌋ batches of b by a secret, data-independent
- * permutation and visited in the same order every epoch (digest 003 §2.4). Immutable.
+ * permutation and visited in the same order every epoch (Chen &amp; Liu 2025; docs/sampling.md#shuffle-once). Immutable.
  *
  * <pre>{@code
  * DpMbcdConfig config = DpMbcdConfig.builder()
@@ -67,7 +67,7 @@ public final class DpMbcdConfig {
     return batchSize;
   }
 
-  /** N = ⌊n/b⌋: the remainder of the permutation is dropped (digest 003 P12). */
+  /** N = ⌊n/b⌋: the remainder of the permutation is dropped (docs/sampling.md#shuffle-once). */
   public int batchesPerEpoch() {
     return batchesPerEpoch;
   }
@@ -82,7 +82,7 @@ public final class DpMbcdConfig {
 
   /**
    * True if the updates sum over the batch while η, o and S_g are taken as for a mean (PAPER mode only: the
-   * paper's Eq. 15–17 as printed; digest 003 P7). The bound then understates the RDP.
+   * paper's Eq. 15–17 as printed; docs/errata.md#dp-mbcd-batch-mean). The bound then understates the RDP.
    */
   public boolean batchSums() {
     return batchSums;
@@ -103,7 +103,7 @@ public final class DpMbcdConfig {
     if (mode == DpMbcdMode.PAPER) {
       reasons.add("PAPER mode reproduces Chen & Liu's accounting (contraction exponent −1/L_T²"
           + (batchSums ? ", batch sums accounted as means" : "") + ", the paper's constants), which is not a"
-          + " proven bound (digest 003 P5–P7)");
+          + " proven bound (docs/errata.md#dp-mbcd-lipschitz-t, #dp-mbcd-sensitivity, #dp-mbcd-batch-mean)");
     }
     if (notCertifiedBecause != null) {
       reasons.add(notCertifiedBecause);
@@ -172,7 +172,7 @@ public final class DpMbcdConfig {
     /**
      * Declares that the block updates sum over the batch while this config's η, o and S_g are the paper's
      * (mean-based) ones: allowed in PAPER mode only, where the guarantee then says it understates the RDP
-     * (digest 003 P7). SAFE accounting of a summed run uses the equivalent mean parameters instead.
+     * (docs/errata.md#dp-mbcd-batch-mean). SAFE accounting of a summed run uses the equivalent mean parameters instead.
      */
     public Builder batchSums(boolean sums) {
       this.batchSums = sums;
@@ -200,8 +200,8 @@ public final class DpMbcdConfig {
      * γρ² for a lifted dense layer with inputs clipped to ρ, mean over the batch; μ &gt; 0 only if an explicit
      * ℓ2 term μ/2‖θ‖² is part of f), per-example gradients bounded by C as gradients of convex per-example
      * losses (clipped residuals / Huber, or fixed weights), and no regulariser or a convex one
-     * in the prox. Derived: L_F = max(|1 − ημ|, |1 − ηβ|) (the whole spectrum, not only its top: digest 003
-     * P4), L_T = 1, S_g = 2C (replace-one, digest 003 P6).
+     * in the prox. Derived: L_F = max(|1 − ημ|, |1 − ηβ|) (the whole spectrum, not only its top:
+     * docs/errata.md#dp-mbcd-lipschitz-f), L_T = 1, S_g = 2C (replace-one, docs/errata.md#dp-mbcd-sensitivity).
      */
     public Builder liftedBlock(String name, double smoothness, double strongConvexity, double clipNorm) {
       return liftedBlock(name, smoothness, strongConvexity, clipNorm, 1.0);
@@ -209,7 +209,7 @@ public final class DpMbcdConfig {
 
     /**
      * As {@link #liftedBlock(String, double, double, double)} with a prox whose Lipschitz constant at η is
-     * {@code proxLipschitz} = L_T ≤ 1 (e.g. 1/(1 + ηλ) for the ℓ2 prox; digest 003 §2.1, P5).
+     * {@code proxLipschitz} = L_T ≤ 1 (e.g. 1/(1 + ηλ) for the ℓ2 prox; Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-prox-formulas, #dp-mbcd-lipschitz-t).
      */
     public Builder liftedBlock(String name, double smoothness, double strongConvexity, double clipNorm,
         double proxLipschitz) {
@@ -234,7 +234,7 @@ public final class DpMbcdConfig {
     /**
      * A lifted-network block with the paper's constants L_F = |1 − γηρ²|, L_T = 1, S_g = γρ² (Chen &amp; Liu,
      * Lemma B.1). Not sound in general (zero Hessian eigenvalues give L_F = 1; γρ² is a smoothness, not a
-     * sensitivity: digest 003 P4, P6); only for reproducing the paper, so only allowed in PAPER mode.
+     * sensitivity: docs/errata.md#dp-mbcd-lipschitz-f, #dp-mbcd-sensitivity); only for reproducing the paper, so only allowed in PAPER mode.
      */
     public Builder paperLiftedBlock(String name, double gamma, double rho) {
       checkArgument(gamma > 0 && Double.isFinite(gamma), "block %s: γ must be finite and > 0, was %s", name, gamma);
@@ -242,7 +242,7 @@ public final class DpMbcdConfig {
       paperConstantBlocks.add(name);
       blockSpecs.add(eta -> new DpMbcdBlock(name, Math.abs(1 - gamma * eta * rho * rho), 1.0, gamma * rho * rho,
           List.of(String.format("block %s: the paper's constants L_F = |1 − γηρ²|, S_g = γρ² (γ = %s, ρ = %s),"
-              + " not sound in general (digest 003 P4, P6)", name, gamma, rho))));
+              + " not sound in general (docs/errata.md#dp-mbcd-lipschitz-f, #dp-mbcd-sensitivity)", name, gamma, rho))));
       return this;
     }
 
@@ -258,10 +258,10 @@ public final class DpMbcdConfig {
           datasetSize / batchSize);
       checkArgument(mode == DpMbcdMode.PAPER || !batchSums,
           "batch sums with mean-based η, o, S_g are the paper's accounting, allowed in PAPER mode only; SAFE mode"
-              + " needs the mean parameters η·b and o/b (digest 003 P7)");
+              + " needs the mean parameters η·b and o/b (docs/errata.md#dp-mbcd-batch-mean)");
       checkArgument(mode == DpMbcdMode.PAPER || paperConstantBlocks.isEmpty(),
           "blocks %s use the paper's constants L_F = |1 − γηρ²|, S_g = γρ², which are only allowed in PAPER mode"
-              + " (digest 003 P4, P6)", paperConstantBlocks);
+              + " (docs/errata.md#dp-mbcd-lipschitz-f, #dp-mbcd-sensitivity)", paperConstantBlocks);
       List<DpMbcdBlock> blocks = new ArrayList<>();
       for (DoubleFunction<DpMbcdBlock> spec : blockSpecs) {
         DpMbcdBlock block = spec.apply(stepSize);

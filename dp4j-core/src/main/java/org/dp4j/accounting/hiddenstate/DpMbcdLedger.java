@@ -9,7 +9,7 @@ import org.dp4j.accounting.RdpCurve;
 
 /**
  * The hidden-state RDP ledger of one released DP-MBCD block, advanced one block update at a time
- * (Chen &amp; Liu, Thm 4.6 / Cor. 4.5 / Lemma C.3, as the corrected step recursion of digest 003 §3.11).
+ * (Chen &amp; Liu, Thm 4.6 / Cor. 4.5 / Lemma C.3, as the corrected step recursion of docs/errata.md#dp-mbcd-step-recursion).
  *
  * <p>State: the inverse LSI constant 1/c_t of the iterate entering step t (0 for the point-mass start,
  * c_0 = ∞), and for every batch position j0 of the differing example the α-free bound G[j0] on R_α/α.
@@ -25,7 +25,7 @@ import org.dp4j.accounting.RdpCurve;
  * <pre>{@code
  * DpMbcdLedger ledger = new DpMbcdLedger(config, config.blocks().get(0));
  * ledger.advanceEpochs(2);
- * double rdp = ledger.rdp(2.0);          // 1.6750161037 for the digest 003 §5.2 vector
+ * double rdp = ledger.rdp(2.0);          // 1.6750161037 for the docs/accountants.md#dp-mbcd vector
  * }</pre>
  *
  * <p>Not thread-safe.
@@ -135,7 +135,7 @@ public final class DpMbcdLedger {
 
   /**
    * One step of Cor. 4.5 / Lemma C.3: writes λ_t and Δ_t at index j and returns 1/c_{t+1}. λ uses the LSI
-   * constant of the step's input (digest 003 §3.11, P1); 1/c = 0 means c = ∞ and λ = 0 (P2).
+   * constant of the step's input (Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-step-recursion); 1/c = 0 means c = ∞ and λ = 0.
    */
   private double accountStep(int k, int j, double invC, double[] lambdaOut, double[] deltaOut) {
     double o = schedule.temperature(k, j);
@@ -227,7 +227,7 @@ public final class DpMbcdLedger {
   }
 
   /**
-   * Each epoch's share of the current bound, averaged over j0 (Chen &amp; Liu, Fig. 1b; digest 003 §3.11):
+   * Each epoch's share of the current bound, averaged over j0 (Chen &amp; Liu, Fig. 1b; docs/errata.md#dp-mbcd-step-recursion):
    * entry k is mean_{j0} of Δ(k, j0) times every contraction applied to it since, so the entries sum to
    * mean(G). Multiply by α for the RDP contribution ε_K(α, j0, k) averaged over j0. The current partial
    * epoch, if any, is the last entry. Costs O(steps) time and O(N) memory: past epochs are recomputed

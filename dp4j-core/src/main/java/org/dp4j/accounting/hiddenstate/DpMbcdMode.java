@@ -2,7 +2,7 @@ package org.dp4j.accounting.hiddenstate;
 
 /**
  * Which contraction exponent the DP-MBCD accountant uses on steps that do not touch the differing
- * example: λ_t = (1 + 2η·o_t·c_t / L_F²)^(−e) (Chen &amp; Liu, Cor. 4.5 case 1; digest 003 §3.7, P5).
+ * example: λ_t = (1 + 2η·o_t·c_t / L_F²)^(−e) (Chen &amp; Liu, Cor. 4.5 case 1; docs/errata.md#dp-mbcd-lipschitz-t).
  */
 public enum DpMbcdMode {
   /**

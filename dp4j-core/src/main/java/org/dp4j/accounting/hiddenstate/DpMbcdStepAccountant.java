@@ -17,7 +17,7 @@ import org.dp4j.sampling.SamplingPlan;
 
 /**
  * The DP-MBCD hidden-state accountant ({@link DpMbcdAccountant}, Chen &amp; Liu Thm 4.6 as the step recursion of
- * digest 003 §3.11) as a {@link RdpStepAccountant}: one step per mini-batch, i.e. one update of every released
+ * docs/errata.md#dp-mbcd-step-recursion) as a {@link RdpStepAccountant}: one step per mini-batch, i.e. one update of every released
  * block. The recursion covers every step, including mid-epoch ones (batches not yet visited this epoch are
  * only contracted), so a budget guard may stop at any step.
  *

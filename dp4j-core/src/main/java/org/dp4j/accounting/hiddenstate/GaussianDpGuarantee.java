@@ -9,7 +9,7 @@ import org.dp4j.accounting.RdpCurve;
 
 /**
  * A guarantee for a μ-GDP bound: ε from the exact Gaussian-DP conversion (Balle &amp; Wang 2018 Thm 8;
- * digest 002 Lemma A.3), never through RDP, which is lossy (digest 002 pitfall 7); the RDP curve
+ * docs/accountants.md#shifted-interpolation; Bok, Su &amp; Altschuler 2024, Lemma A.3), never through RDP, which is lossy (docs/errata.md#shifted-interpolation-gdp-conversion); the RDP curve
  * αμ²/2 (Lemma A.4) is attached for composition with other curves.
  */
 final class GaussianDpGuarantee {

@@ -9,8 +9,7 @@ import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.ThreatModel;
 
 /**
- * An accountant that rests on one theorem about a fully configured training run (DESIGN.md contract
- * 2): it names the theorem's neighbouring relation, threat model and assumptions, and gives its bound
+ * An accountant that rests on one theorem about a fully configured training run (contract 2, docs/architecture.md#contract-accountant): it names the theorem's neighbouring relation, threat model and assumptions, and gives its bound
  * as a Rényi curve and as an (ε, δ) guarantee.
  *
  * <pre>{@code

@@ -16,7 +16,7 @@ import org.dp4j.accounting.ThreatModel;
 
 /**
  * The best valid bound per threat model and neighbouring relation over several accountants of the
- * same training run (DESIGN.md contract 3).
+ * same training run (contract 3, docs/architecture.md#contract-report).
  *
  * <p>Rules: bounds under different neighbouring relations are never compared. A bound for
  * {@link ThreatModel#ALL_ITERATES_RELEASED} also holds when only the last iterate is released

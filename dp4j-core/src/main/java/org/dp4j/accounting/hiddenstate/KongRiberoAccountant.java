@@ -16,13 +16,13 @@ import org.dp4j.accounting.ThreatModel;
 
 /**
  * Last-iterate Rényi DP of cyclically traversed DP-SGD on m-weakly convex, M-smooth composite losses
- * (Kong &amp; Ribero 2025, arXiv 2407.05237v3, Thm 2.2 eq. (16) and Thm 2.3 eqs. (17)/(19); digest 004
- * §3.2–§3.3, errata §7).
+ * (Kong &amp; Ribero 2025, arXiv 2407.05237v3, Thm 2.2 eq. (16) and Thm 2.3 eqs. (17)/(19);
+ * docs/accountants.md#kong-ribero; docs/errata.md#kong-ribero-theorem-2-3, #kong-ribero).
  *
  * <p>Mechanism (Algorithm 1): k records in a fixed order, ℓ = k/b disjoint batches of size b visited
  * cyclically, per-example gradients clipped to C and averaged, X_t = prox_{λh}(X_{t−1} − λ g_t + N_t)
  * with N_t ~ N(0, σ² I) <em>on the parameters</em> (with noise N(0, z²C²) on the clipped sum,
- * σ = λzC/b; digest 004 P1). Neighbours: replace one record. Threat model: only X_T is released.
+ * σ = λzC/b; docs/accountants.md#kong-ribero). Neighbours: replace one record. Threat model: only X_T is released.
  *
  * <p>All bounds are linear in α, ε(α) = ρ·α; {@link #rho()} is the minimum of the bounds in force:
  * <ul>
@@ -31,7 +31,7 @@ import org.dp4j.accounting.ThreatModel;
  *       λ ≤ 1/(m+M); r = λC/(bσ), E = ⌈T/ℓ⌉;</li>
  *   <li>Thm 2.2 when dom h has finite diameter d_h: ρ = (L·d_h + 2λC/b)²/(2σ²) with L = √2·L_λ when
  *       clipping (erratum E3; the printed L_λ only behind {@link Builder#theorem22AsPrinted});</li>
- *   <li>optionally the worst-case-position refinement ρ = 2r²[1 + (E−1)θ(ℓ)] (digest 004 §3.3,
+ *   <li>optionally the worst-case-position refinement ρ = 2r²[1 + (E−1)θ(ℓ)] (Kong &amp; Ribero 2025; docs/errata.md#kong-ribero-theorem-2-3,
  *       [DERIVED], not in the paper; {@link Builder#refinedWorstCase}).</li>
  * </ul>
  * L_λ is the conservative constant √(1 + 2λm[1 + m/(M+m)]) by default (erratum E1); the printed (13)
@@ -48,7 +48,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
   public static final String NAME = "kong-ribero";
   private static final String PAPER = "Kong & Ribero 2025 (arXiv 2407.05237v3)";
 
-  /** Which Lipschitz factor L_λ of the prox-linear operator to use (digest 004 §2, erratum E1). */
+  /** Which Lipschitz factor L_λ of the prox-linear operator to use (Kong &amp; Ribero 2025; docs/accountants.md#kong-ribero; docs/errata.md#kong-ribero-lipschitz). */
   public enum LipschitzVariant {
     /** L_λ = √(1 + 2λm[1 + m/(M+m)]): what the proof of Lemma A.7 supports. The default. */
     CONSERVATIVE(1),
@@ -69,7 +69,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
     /**
      * No clipping, justified by an a-priori bound ‖∇f_i(x)‖ ≤ C for every record and every x ∈ dom h
      * (condition (18), Prop 2.1(c), eq. (19)); needs λ ≤ 1/(m+M). Cannot be certified at run time
-     * (digest 004 P5): the user asserts it.
+     * (docs/accountants.md#kong-ribero): the user asserts it.
      */
     UNCLIPPED_BOUNDED
   }
@@ -118,7 +118,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
     return k / b;
   }
 
-  /** E = ⌈T/ℓ⌉: a partial pass counts as a full one (Thm 2.3; digest 004 P12). */
+  /** E = ⌈T/ℓ⌉: a partial pass counts as a full one (Thm 2.3; docs/threat-models.md#budget-halting). */
   public long epochs() {
     long ell = batchesPerEpoch();
     return (bigT + ell - 1) / ell;
@@ -130,7 +130,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
   }
 
   private double lambdaSquaredMinusOne() {
-    // Guard the 0/0 at m = M = 0 (digest 004 P6): m = 0 means L_λ = 1.
+    // Guard the 0/0 at m = M = 0 (docs/accountants.md#kong-ribero): m = 0 means L_λ = 1.
     return m == 0 ? 0 : 2 * lambda * m * (1 + m / (variant.denominatorFactor * (bigM + m)));
   }
 
@@ -167,8 +167,8 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
   }
 
   /**
-   * [DERIVED] worst case over the position of the differing record: ρ = 2r²[1 + (E−1)θ_L(ℓ)] (digest
-   * 004 §3.3, from Prop A.5(a) without the factor-2 slack of E2); never above {@link #rhoComposition}.
+   * [DERIVED] worst case over the position of the differing record: ρ = 2r²[1 + (E−1)θ_L(ℓ)]
+   * (Kong &amp; Ribero 2025; docs/errata.md#kong-ribero-theorem-2-3, from Prop A.5(a) without the factor-2 slack of E2); never above {@link #rhoComposition}.
    */
   public double rhoRefinedWorstCase() {
     double r = r();
@@ -177,7 +177,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
 
   /**
    * Swap-model composition baseline ρ = 2E·r²: each of the ≤ E steps that use the differing record
-   * is a Gaussian mechanism with sensitivity 2λC/b (digest 004 §3.3, P6). Valid when every iterate is
+   * is a Gaussian mechanism with sensitivity 2λC/b (Kong &amp; Ribero 2025; docs/errata.md#kong-ribero-theorem-2-3; docs/accountants.md#kong-ribero). Valid when every iterate is
    * released and needs no smoothness.
    */
   public double rhoComposition() {
@@ -208,7 +208,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
 
   /**
    * θ_L(s) = L^{2(s−1)}/Σ_{j<s} L^{2j} = (1 − L^{−2})/(1 − L^{−2s}) (eq. (15)), from q = L² − 1 ≥ 0
-   * in expm1/log1p form so that large s cannot overflow (digest 004 §4, P13).
+   * in expm1/log1p form so that large s cannot overflow (docs/errata.md#kong-ribero-other).
    */
   static double theta(double lSquaredMinusOne, long s) {
     if (s == 0) {
@@ -239,7 +239,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
       case BOUNDED_DOMAIN_THM_2_2 -> PAPER + " Thm 2.2 eq. (16), "
           + (theorem22AsPrinted ? "as printed" : "√2·L_λ when clipped (erratum E3)") + ", L_λ " + variantLabel();
       case REFINED_WORST_CASE -> PAPER + " Prop A.5(a), worst position of the differing record"
-          + " (digest 004 §3.3 [DERIVED]), L_λ " + variantLabel();
+          + " (Kong & Ribero 2025; docs/errata.md#kong-ribero-theorem-2-3 [DERIVED]), L_λ " + variantLabel();
     };
   }
 
@@ -291,7 +291,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
   }
 
   /**
-   * Configuration; parameter names are the paper's symbols (digest 004 §0). Required: k, b, T, lambda,
+   * Configuration; parameter names are the paper's symbols (Kong &amp; Ribero 2025; docs/accountants.md#kong-ribero). Required: k, b, T, lambda,
    * C, sigma, m, M.
    */
   public static final class Builder {
@@ -381,7 +381,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
       return this;
     }
 
-    /** Also use the [DERIVED] worst-case-position refinement (digest 004 §3.3), not in the paper. */
+    /** Also use the [DERIVED] worst-case-position refinement (Kong &amp; Ribero 2025; docs/errata.md#kong-ribero-theorem-2-3), not in the paper. */
     public Builder refinedWorstCase(boolean refined) {
       this.refinedWorstCase = refined;
       return this;

@@ -5,7 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 /**
  * Parameter choice of Kong &amp; Ribero 2025 Cor. C.2 (no clipping, m &gt; 0): the stepsize λ̄ =
  * 1/(2(M+m)), the minimum number of batches per pass ℓ̄ = log 2 / log(1 + mλ̄), and the noise σ̄ that
- * makes the run (α, ε)-RDP by eq. (19) — with the <em>corrected</em> σ̄ of digest 004 §3.4 (erratum
+ * makes the run (α, ε)-RDP by eq. (19) — with the <em>corrected</em> σ̄ of docs/errata.md#kong-ribero-corollary-c2 (erratum
  * E4: the printed σ̄ is 4α too small and only gives 16α²ε).
  *
  * <pre>{@code
@@ -50,7 +50,7 @@ public record KongRiberoCorollaryC2(double alpha, double epsilon, double m, doub
     return (long) Math.ceil(ellBar());
   }
 
-  /** Corrected σ̄ = (2λ̄C/b)·√(α(1 + 4Em/(M+m))/ε) (digest 004 §3.4, erratum E4). */
+  /** Corrected σ̄ = (2λ̄C/b)·√(α(1 + 4Em/(M+m))/ε) (Kong &amp; Ribero 2025; docs/errata.md#kong-ribero-corollary-c2). */
   public double sigmaBar() {
     return 2 * lambdaBar() * C / b * Math.sqrt(alpha * (1 + 4.0 * E * m / (M + m)) / epsilon);
   }

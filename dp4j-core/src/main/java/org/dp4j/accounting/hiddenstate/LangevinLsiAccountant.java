@@ -14,13 +14,13 @@ import org.dp4j.accounting.ThreatModel;
 /**
  * Hidden-state RDP of full-batch noisy (projected) gradient descent on a λ-strongly convex, β-smooth
  * loss through the log-Sobolev inequality (Chourasia, Ye &amp; Shokri 2021, as Boninsegna Thm VII.1;
- * digest 001 §2.5): ε(α) = (4/(λη))·(α/(2σ²))·(1 − e^{−ληK/2}), which converges to 2α/(λησ²) as K → ∞.
+ * docs/accountants.md#langevin-lsi): ε(α) = (4/(λη))·(α/(2σ²))·(1 − e^{−ληK/2}), which converges to 2α/(λησ²) as K → ∞.
  *
  * <p>Mechanism: θ_{k+1} = Π_C(θ_k − (η/n)(Σ_i ∇ℓ(θ_k; x_i) + N(0, σ²S_g²I))) on a closed convex set
  * C, with σ the noise multiplier relative to the sensitivity S_g of the gradient sum, started at
  * θ₀ ~ Π_C(N(0, (ηS_g²σ²/(λn²))I)). Neighbours: replace one record. Threat model: only θ_K is released.
  * For small K the bound is above composition (the γ = ½ factor of Lemma VII.1); report the minimum with
- * {@link #rhoComposition()} (digest 001 pitfall 12).
+ * {@link #rhoComposition()} (docs/errata.md#langevin-lsi).
  *
  * <pre>{@code
  * LangevinLsiAccountant acc = LangevinLsiAccountant.builder().lambda(0.1).beta(1.5).eta(0.5).sigma(2).K(100).build();
@@ -30,7 +30,7 @@ import org.dp4j.accounting.ThreatModel;
 public final class LangevinLsiAccountant implements HiddenStateAccountant {
   public static final String NAME = "langevin-lsi";
   public static final String THEOREM =
-      "Chourasia, Ye & Shokri 2021 (Boninsegna Thm VII.1), full-batch LSI bound (digest 001 §2.5)";
+      "Chourasia, Ye & Shokri 2021 (Boninsegna Thm VII.1), full-batch LSI bound (docs/accountants.md#langevin-lsi)";
 
   private final double lambda;
   private final double beta;
@@ -106,7 +106,7 @@ public final class LangevinLsiAccountant implements HiddenStateAccountant {
         List.of("the gradient sum has finite replace-one sensitivity S_g; noise N(0, σ²S_g²I) on the sum"));
   }
 
-  /** Configuration; names follow digest 001 §2.5. All parameters are required. */
+  /** Configuration; names follow docs/accountants.md#langevin-lsi. All parameters are required. */
   public static final class Builder {
     private double lambda = Double.NaN;
     private double beta = Double.NaN;

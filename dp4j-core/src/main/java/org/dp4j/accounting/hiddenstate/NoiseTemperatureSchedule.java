@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * The noise temperature o(k, j) of DP-MBCD: the released block receives N(0, 2η·o(k, j)·I) at batch j
  * of epoch k (both 0-based). It is a variance-like temperature, not a noise multiplier (Chen &amp; Liu,
- * Eq. 6; digest 003 P8). It must be fixed before training and must not depend on the data
- * (digest 003 P14): a data-driven choice voids the accounting.
+ * Eq. 6; docs/errata.md#dp-mbcd-noise-temperature). It must be fixed before training and must not depend on the data
+ * (docs/threat-models.md#data-independent-choices): a data-driven choice voids the accounting.
  *
  * <pre>{@code
  * NoiseTemperatureSchedule c = NoiseTemperatureSchedule.constant(0.005);
@@ -45,7 +45,7 @@ public interface NoiseTemperatureSchedule {
 
   /**
    * The paper's decreasing "D" schedule o(k) = finalTemperature + decrementPerEpoch·(K − 1 − k) for a run
-   * of K epochs, so that the last epoch has the final temperature (Chen &amp; Liu App. D.2; digest 003 P14).
+   * of K epochs, so that the last epoch has the final temperature (Chen &amp; Liu App. D.2; docs/threat-models.md#data-independent-choices).
    */
   static NoiseTemperatureSchedule decreasingTo(double finalTemperature, double decrementPerEpoch, int epochs) {
     checkArgument(finalTemperature > 0 && Double.isFinite(finalTemperature),

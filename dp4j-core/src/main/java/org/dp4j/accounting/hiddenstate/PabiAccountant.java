@@ -14,14 +14,14 @@ import org.dp4j.accounting.ThreatModel;
 /**
  * Privacy amplification by iteration for noisy SGD over fixed disjoint batches (Feldman, Mironov,
  * Talwar &amp; Thakurta 2018, Thm 22, as restated by Boninsegna Thm VI.1 / Alg. 2 and corrected in
- * digest 001 §2.4): ε(α) = (α/(2σ²))·[(T−1)/Q + 1/(Q−κ+1)], reported for the worst batch position
+ * docs/errata.md#pabi-corrected): ε(α) = (α/(2σ²))·[(T−1)/Q + 1/(Q−κ+1)], reported for the worst batch position
  * κ = Q, i.e. ε(α) = (α/(2σ²))·[(T−1)/Q + 1].
  *
  * <p>Mechanism (Alg. 2): n records split into Q = n/B fixed disjoint batches visited cyclically for T
  * epochs; no clipping; θ ← θ − (η/B)(Σ_{x∈B_i} ∇ℓ(θ, x) + N(0, 4σ²L²I)), so σ is the noise multiplier
  * relative to the replace-one sensitivity 2L. Neighbours: replace one record. Threat model: only the
  * last iterate θ_{QT} is released. The printed paper swaps the cases of s_t and has the wrong last
- * denominator and Q² (digest 001 ⚠, pitfall 8); the best case κ = 1 (the paper's αK/(2σ²Q²)) is not a
+ * denominator and Q² (docs/errata.md#pabi-corrected); the best case κ = 1 (the paper's αK/(2σ²Q²)) is not a
  * DP guarantee.
  *
  * <pre>{@code
@@ -32,7 +32,7 @@ import org.dp4j.accounting.ThreatModel;
 public final class PabiAccountant implements HiddenStateAccountant {
   public static final String NAME = "pabi";
   public static final String THEOREM = "Feldman et al. 2018 Thm 22 (PABI) for Alg. 2 of Boninsegna,"
-      + " corrected, worst batch position κ = Q (digest 001 §2.4)";
+      + " corrected, worst batch position κ = Q (docs/errata.md#pabi-corrected)";
 
   private final long n;
   private final long bigB;
@@ -123,7 +123,7 @@ public final class PabiAccountant implements HiddenStateAccountant {
             "fixed cyclic order: each record is used once per epoch"));
   }
 
-  /** Configuration; names follow digest 001 §1 (Alg. 2). All parameters are required. */
+  /** Configuration; names follow Boninsegna's Alg. 2 (docs/accountants.md#pabi). All parameters are required. */
   public static final class Builder {
     private long n;
     private long bigB;

@@ -5,7 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Validation and assumption texts shared by the shifted-interpolation accountants (digest 002 §0, §5). */
+/** Validation and assumption texts shared by the shifted-interpolation accountants (Bok, Su &amp; Altschuler 2024; docs/errata.md#shifted-interpolation-text; docs/accountants.md#shifted-interpolation). */
 final class ShiftedInterpolationAssumptions {
   private ShiftedInterpolationAssumptions() {}
 

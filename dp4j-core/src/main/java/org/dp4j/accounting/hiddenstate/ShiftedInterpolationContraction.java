@@ -4,8 +4,8 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 /**
  * The contraction factor c = max(|1 − ηm|, |1 − ηM|) of a gradient step on m-strongly convex, M-smooth
- * losses (Bok, Su &amp; Altschuler 2024, Lemma 2.8; digest 002 §0), kept as 1 − c = min(ηm, 2 − ηM) so
- * that powers of c near 1 stay accurate (digest 002 pitfall 7).
+ * losses (Bok, Su &amp; Altschuler 2024, Lemma 2.8; docs/errata.md#shifted-interpolation-text), kept as 1 − c = min(ηm, 2 − ηM) so
+ * that powers of c near 1 stay accurate (docs/errata.md#shifted-interpolation-gdp-conversion).
  */
 record ShiftedInterpolationContraction(double oneMinusC) {
   /** Validates η ∈ (0, 2/M] (Lemma 2.8) and m ≤ M, then computes 1 − c. */

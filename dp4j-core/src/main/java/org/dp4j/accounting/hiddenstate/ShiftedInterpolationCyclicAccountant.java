@@ -14,13 +14,13 @@ import org.dp4j.accounting.RdpCurve;
 
 /**
  * Gaussian-DP of the last iterate of noisy cyclic gradient descent by shifted interpolation (Bok, Su
- * &amp; Altschuler 2024, ICML, Thm 4.4–4.6; digest 002 §3.3, §3.9.1). With l = n/b batches per epoch
+ * &amp; Altschuler 2024, ICML, Thm 4.4–4.6; docs/accountants.md#shifted-interpolation; docs/errata.md#shifted-interpolation-convex-cyclic). With l = n/b batches per epoch
  * and E epochs, μ is the minimum of
  * <ul>
  *   <li>Thm 4.4 (composition, no assumption on the loss): μ = (L/(bσ))·√E;</li>
  *   <li>Thm 4.5 (m-strongly convex, M-smooth, η &lt; 2/M): μ = √(1 + c^{2l−2}(1−c²)/(1−c^l)² ·
  *       (1−c^{l(E−1)})/(1+c^{l(E−1)}))·L/(bσ);</li>
- *   <li>convex, unconstrained, η ≤ 2/M: μ = (L/(bσ))·√(1 + (E−1)/l) (digest 002 §3.9.1: Thm C.3 with
+ *   <li>convex, unconstrained, η ≤ 2/M: μ = (L/(bσ))·√(1 + (E−1)/l) (docs/errata.md#shifted-interpolation-convex-cyclic: Thm C.3 with
  *       shifts s/l between the record's uses; derived there, not stated in the paper; it is the c → 1
  *       limit of Thm 4.5);</li>
  *   <li>Thm 4.6 in its general form (convex, η ≤ 2/M, projection onto a set of diameter D): μ =
@@ -108,14 +108,14 @@ public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAc
     return OptionalDouble.of(Math.sqrt(1 + perEpoch * growth) * unit());
   }
 
-  /** Convex unconstrained bound μ = (L/(bσ))·√(1 + (E−1)/l) (digest 002 §3.9.1). */
+  /** Convex unconstrained bound μ = (L/(bσ))·√(1 + (E−1)/l) (docs/errata.md#shifted-interpolation-convex-cyclic). */
   public double muConvexUnconstrained() {
     return unit() * Math.sqrt(1 + (double) (bigE - 1) / batchesPerEpoch());
   }
 
   /**
    * Thm 4.6 general form minimised over K = E − τ ∈ [1, E−1] (τ ≥ 1 keeps the interpolation start at a
-   * step ≥ 0; digest 002 pitfall 8), so the plateau needs E ≥ ⌈Db/(ηL)⌉ + 1; empty without a constraint
+   * step ≥ 0; docs/errata.md#shifted-interpolation-plateau), so the plateau needs E ≥ ⌈Db/(ηL)⌉ + 1; empty without a constraint
    * set or if E = 1.
    */
   public OptionalDouble muConstrained() {
@@ -158,7 +158,7 @@ public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAc
       case COMPOSITION_THM_4_4 -> PAPER + " Thm 4.4 (composition)";
       case STRONGLY_CONVEX_THM_4_5 -> PAPER + " Thm 4.5 (strongly convex noisy cyclic GD)";
       case CONVEX_UNCONSTRAINED -> PAPER + " Thm C.3 with shifts s/l, convex unconstrained cyclic GD"
-          + " (digest 002 §3.9.1, derived; not stated in the paper)";
+          + " (docs/errata.md#shifted-interpolation-convex-cyclic, derived; not stated in the paper)";
       case CONSTRAINED_THM_4_6 -> PAPER + " Thm 4.6 general form (constrained convex noisy cyclic GD, best τ)";
     };
   }
@@ -191,7 +191,7 @@ public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAc
     return GaussianDpGuarantee.of(this, theorem(), mu(), delta, orders, conversion);
   }
 
-  /** Configuration; names are the paper's symbols (digest 002 §0). Required: n, b, L, sigma, eta, M, E. */
+  /** Configuration; names are the paper's symbols (Bok, Su &amp; Altschuler 2024; docs/errata.md#shifted-interpolation-text). Required: n, b, L, sigma, eta, M, E. */
   public static final class Builder {
     private long n;
     private long b;

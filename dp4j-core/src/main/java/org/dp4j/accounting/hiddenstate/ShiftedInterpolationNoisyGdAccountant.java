@@ -14,7 +14,7 @@ import org.dp4j.accounting.RdpCurve;
 
 /**
  * Gaussian-DP of the last iterate of full-batch noisy gradient descent by shifted interpolation (Bok,
- * Su &amp; Altschuler 2024, ICML, Thm 4.1–4.3 and Thm C.7; digest 002 §3.2). μ is the minimum of
+ * Su &amp; Altschuler 2024, ICML, Thm 4.1–4.3 and Thm C.7; docs/accountants.md#shifted-interpolation). μ is the minimum of
  * <ul>
  *   <li>Thm 4.1 (composition, no assumption on the loss): μ = (L/(nσ))·√t;</li>
  *   <li>Thm 4.2 (m-strongly convex, M-smooth, η &lt; 2/M, so c &lt; 1): μ =
@@ -24,7 +24,7 @@ import org.dp4j.accounting.RdpCurve;
  *       the printed closed form √(3LD/(ηn) + (L/n)²⌈Dn/(ηL)⌉)/σ.</li>
  * </ul>
  * Update: X_{k+1} = Π_K(X_k − η((1/n)Σ_i ∇f_i(X_k) + Z_{k+1})), Z ~ N(0, σ²I) on the <em>averaged</em>
- * gradient; L is the gradient sensitivity (2C under clipping to C; digest 002 pitfalls 1–2), so with
+ * gradient; L is the gradient sensitivity (2C under clipping to C; docs/errata.md#shifted-interpolation-text), so with
  * the Opacus convention (noise zC on the sum) L/(nσ) = 2/z. Neighbours: replace one record. Threat
  * model: only X_t is released. Reported as μ, as (ε, δ) by the exact GDP conversion and as RDP αμ²/2.
  *
@@ -159,7 +159,7 @@ public final class ShiftedInterpolationNoisyGdAccountant implements HiddenStateA
     return GaussianDpGuarantee.of(this, theorem(), mu(), delta, orders, conversion);
   }
 
-  /** Configuration; names are the paper's symbols (digest 002 §0). Required: n, L, sigma, eta, M, t. */
+  /** Configuration; names are the paper's symbols (Bok, Su &amp; Altschuler 2024; docs/errata.md#shifted-interpolation-text). Required: n, L, sigma, eta, M, t. */
   public static final class Builder {
     private long n;
     private double bigL = Double.NaN;

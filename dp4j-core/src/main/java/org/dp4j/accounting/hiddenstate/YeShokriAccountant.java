@@ -8,9 +8,9 @@ import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.RdpCurve;
 
 /**
- * A last-iterate RDP bound of Ye &amp; Shokri 2022 for noisy mini-batch gradient descent (digest 000). Every
+ * A last-iterate RDP bound of Ye &amp; Shokri 2022 for noisy mini-batch gradient descent (docs/accountants.md#ye-shokri). Every
  * implementation is one theorem; neighbours are replace-one, only the last iterate is released, and the RDP
- * includes the optional normalisation term α/σ_bn² (composed additively, digest 000 P13–P14).
+ * includes the optional normalisation term α/σ_bn² (composed additively, docs/threat-models.md#combining-bounds).
  *
  * <pre>{@code
  * YeShokriAccountant acc = new YeShokriShuffleAccountant(config);
@@ -22,7 +22,7 @@ public interface YeShokriAccountant extends HiddenStateAccountant {
   @Override
   String name();
 
-  /** The theorem, paper equation and digest section the bound rests on. */
+  /** The theorem, paper equation and `docs/` note the bound rests on. */
   String theorem();
 
   YeShokriConfig config();

@@ -9,13 +9,13 @@ import java.util.List;
 
 /**
  * Noisy mini-batch gradient descent as the Ye &amp; Shokri accountants see it (Ye &amp; Shokri 2022, Alg. 1–3;
- * digest 000 §0–§1): n examples, m = ⌊n/b⌋ steps per epoch of batch size b (remainder dropped),
+ * docs/accountants.md#ye-shokri): n examples, m = ⌊n/b⌋ steps per epoch of batch size b (remainder dropped),
  * θ ← θ − η·(batch-mean gradient) + √(2ησ²)·N(0, I), K epochs, a loss that is λ-strongly convex and
  * β-smooth with per-example gradient sensitivity S_g (replace-one). Immutable.
  *
  * <p>The noise is given either as the theory's σ ({@link Builder#sigma}) or as Algorithm 3's noise multiplier
  * σ_mul on the clipped mean gradient, noise η·σ_mul·C/b (C = S_g/2), i.e. σ² = η·σ_mul²·C²/(2b²)
- * (digest 000 P1); then G(α) = 2α/σ_mul².
+ * (docs/errata.md#ye-shokri-noise-scale); then G(α) = 2α/σ_mul².
  *
  * <pre>{@code
  * YeShokriConfig mnist = YeShokriConfig.builder()
@@ -27,7 +27,7 @@ import java.util.List;
  * }</pre>
  */
 public final class YeShokriConfig {
-  /** Which first term T1 of Thm 4.4 / 5.2 to use (digest 000 §2.4, P4). */
+  /** Which first term T1 of Thm 4.4 / 5.2 to use (docs/accountants.md#ye-shokri; docs/errata.md#ye-shokri-first-term). */
   public enum FirstTerm {
     /** As stated in Eqs. (11), (15), (28) and the authors' code; valid, looser. The default. */
     STATED,
@@ -142,13 +142,13 @@ public final class YeShokriConfig {
     return firstTerm;
   }
 
-  /** G(α) = α·η·S_g²/(4σ²b²): RDP of the one step that uses the differing example (digest 000 §0). */
+  /** G(α) = α·η·S_g²/(4σ²b²): RDP of the one step that uses the differing example (Ye &amp; Shokri 2022; docs/accountants.md#ye-shokri). */
   double stepRdp(double alpha) {
     return alpha * stepSize * gradientSensitivity * gradientSensitivity
         / (4 * sigmaSquared * batchSize * (double) batchSize);
   }
 
-  /** RDP of the private normalisation statistics, α/σ_bn² (mean and second moment; digest 000 §2.10). */
+  /** RDP of the private normalisation statistics, α/σ_bn² (mean and second moment; docs/errata.md#ye-shokri-conversion). */
   double normalisationRdp(double alpha) {
     return Double.isInfinite(normalisationNoiseMultiplier) ? 0
         : alpha / (normalisationNoiseMultiplier * normalisationNoiseMultiplier);
@@ -243,7 +243,7 @@ public final class YeShokriConfig {
       return this;
     }
 
-    /** Per-example clip norm C of the unregularised gradient: S_g = 2C (digest 000 P2). */
+    /** Per-example clip norm C of the unregularised gradient: S_g = 2C (docs/errata.md#ye-shokri-sensitivity). */
     public Builder clipNorm(double c) {
       checkArgument(c > 0 && Double.isFinite(c), "clip norm C must be finite and > 0, was %s", c);
       this.clipNorm = c;

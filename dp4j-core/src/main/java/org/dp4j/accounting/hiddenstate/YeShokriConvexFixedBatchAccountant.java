@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Ye &amp; Shokri 2022, Thm 4.3 (Eq. 9 = 93; digest 000 §2.3): fixed batches, convex β-smooth loss, η &lt; 2/β.
+ * Ye &amp; Shokri 2022, Thm 4.3 (Eq. 9 = 93; docs/accountants.md#ye-shokri): fixed batches, convex β-smooth loss, η &lt; 2/β.
  * For a record in batch j0, ε ≤ G(α)·(K−1)/m + G(α)/(m − j0), from ε ≤ (K−1)·ε_0^m + ε_0^{m−j0} with
  * ε_0^j = G/j (Eqs. 95–102); the printed b/n is replaced by 1/m = 1/⌊n/b⌋, equal when b divides n and
  * never smaller. Grows linearly in K (no convergence). The guarantee for every record is the worst
@@ -20,7 +20,7 @@ import java.util.List;
  */
 public final class YeShokriConvexFixedBatchAccountant implements YeShokriAccountant {
   public static final String NAME = "ye-shokri-convex-fixed-batches";
-  public static final String THEOREM = "Ye & Shokri 2022, Thm 4.3, Eq. (9) (digest 000 §2.3)";
+  public static final String THEOREM = "Ye & Shokri 2022, Thm 4.3, Eq. (9) (docs/accountants.md#ye-shokri)";
 
   private final YeShokriConfig config;
 

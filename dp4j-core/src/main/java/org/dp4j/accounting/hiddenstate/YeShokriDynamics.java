@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The strongly convex privacy dynamics shared by Ye &amp; Shokri's Thms 4.4 and 5.2 (Lemma 4.2 with the LSI
- * sequence of Lemma B.4; digest 000 §2.2, §2.4, §6), with r = (1 − ηλ)² and S(t) = (1 − r^t)/(1 − r)
+ * sequence of Lemma B.4; docs/accountants.md#ye-shokri), with r = (1 − ηλ)² and S(t) = (1 − r^t)/(1 − r)
  * evaluated through expm1/log1p. Validates the theorems' conditions λ &gt; 0, m ≥ 2, η &lt; 2/(λ + β).
  */
 final class YeShokriDynamics {
@@ -72,7 +72,7 @@ final class YeShokriDynamics {
 
   /**
    * T1(K) = ε_0^h·(1 − r^{(K−1)(m−h)})/(1 − r^{m−h}) (first term of Eqs. 11, 15), times r^{m−h} in the TIGHT
-   * variant (Eq. 118; digest 000 P4). 0 for K = 1.
+   * variant (Eq. 118; docs/errata.md#ye-shokri-first-term). 0 for K = 1.
    */
   double firstTerm(double alpha) {
     int k = config.epochs();
@@ -85,7 +85,7 @@ final class YeShokriDynamics {
     List<String> list = new ArrayList<>();
     list.add(lossAssumption(config));
     if (config.firstTerm() == YeShokriConfig.FirstTerm.TIGHT) {
-      list.add("first term with the factor r^{m-h} of the proof's Eq. (118) (digest 000 P4)");
+      list.add("first term with the factor r^{m-h} of the proof's Eq. (118) (docs/errata.md#ye-shokri-first-term)");
     }
     return list;
   }

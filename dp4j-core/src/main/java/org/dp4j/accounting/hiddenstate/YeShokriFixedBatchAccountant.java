@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Ye &amp; Shokri 2022, Thm 4.4 (Eqs. 11–12 = 103–104; digest 000 §2.4): fixed batches, λ-strongly convex and
+ * Ye &amp; Shokri 2022, Thm 4.4 (Eqs. 11–12 = 103–104; docs/accountants.md#ye-shokri): fixed batches, λ-strongly convex and
  * β-smooth loss, η &lt; 2/(λ+β), m ≥ 2, K ≥ 1. For a record in batch j0,
  * ε_{j0}(α, K) = T1(K) + ε_0^{m−j0}(α) with ε_0^j = G(α)·r^{j−1}/S(j), r = (1 − ηλ)². The guarantee for every
  * record is the worst position j0 = m − 1 (ε_0^1 = G(α)): with a public batch order nothing is averaged.
@@ -20,7 +20,7 @@ import java.util.List;
  */
 public final class YeShokriFixedBatchAccountant implements YeShokriAccountant {
   public static final String NAME = "ye-shokri-fixed-batches";
-  public static final String THEOREM = "Ye & Shokri 2022, Thm 4.4, Eqs. (11)-(12) (digest 000 §2.4)";
+  public static final String THEOREM = "Ye & Shokri 2022, Thm 4.4, Eqs. (11)-(12) (docs/accountants.md#ye-shokri)";
 
   private final YeShokriConfig config;
   private final YeShokriDynamics dynamics;

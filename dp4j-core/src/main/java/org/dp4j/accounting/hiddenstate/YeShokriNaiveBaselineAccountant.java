@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Ye &amp; Shokri 2022, Thm 4.5 (Eq. 13; digest 000 §2.5): the naive privacy-dynamics baseline of Chourasia et
+ * Ye &amp; Shokri 2022, Thm 4.5 (Eq. 13; docs/accountants.md#ye-shokri): the naive privacy-dynamics baseline of Chourasia et
  * al. for fixed batches, λ-strongly convex and β-smooth loss, η &lt; 2/(λ+β):
- * ε ≤ α·S_g²/(λσ²b²)·(1 − e^{−ληK/2}) for every record. K counts epochs here (digest 000 P16: in Chourasia
+ * ε ≤ α·S_g²/(λσ²b²)·(1 − e^{−ληK/2}) for every record. K counts epochs here (docs/errata.md#ye-shokri-theorem-4-5-epochs: in Chourasia
  * et al. K counts iterations, which equal epochs only for full batches). A baseline to compare against.
  *
  * <pre>{@code
@@ -19,7 +19,7 @@ import java.util.List;
 public final class YeShokriNaiveBaselineAccountant implements YeShokriAccountant {
   public static final String NAME = "ye-shokri-naive-baseline";
   public static final String THEOREM = "Ye & Shokri 2022, Thm 4.5 (Chourasia et al. baseline), Eq. (13)"
-      + " (digest 000 §2.5)";
+      + " (docs/accountants.md#ye-shokri)";
 
   private final YeShokriConfig config;
 
@@ -61,7 +61,7 @@ public final class YeShokriNaiveBaselineAccountant implements YeShokriAccountant
   public List<String> assumptions() {
     List<String> list = new ArrayList<>(config.commonAssumptions());
     list.add(YeShokriDynamics.lossAssumption(config));
-    list.add("fixed batches visited in the same order every epoch; K read as epochs (digest 000 P16)");
+    list.add("fixed batches visited in the same order every epoch; K read as epochs (docs/errata.md#ye-shokri-theorem-4-5-epochs)");
     return list;
   }
 }

@@ -7,10 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Ye &amp; Shokri 2022, Thm 5.2 (Eqs. 15–17 = 124–127; digest 000 §2.7): shuffle once and partition (Alg. 1),
+ * Ye &amp; Shokri 2022, Thm 5.2 (Eqs. 15–17 = 124–127; docs/accountants.md#ye-shokri): shuffle once and partition (Alg. 1),
  * λ-strongly convex and β-smooth loss, η &lt; 2/(λ+β), m ≥ 2, K ≥ 1. For every record,
  * ε(α, K) = T1(K) + T2(α) with T2(α) = (1/(α−1))·log((1/m)·Σ_{j=1..m} e^{(α−1)·ε_0^j(α)}), the average over
- * the secret batch position (Lemma 5.1), computed with a log-sum-exp (digest 000 P6).
+ * the secret batch position (Lemma 5.1), computed with a log-sum-exp (docs/accountants.md#ye-shokri).
  *
  * <pre>{@code
  * double rdp10 = new YeShokriShuffleAccountant(config).rdp(10.0);
@@ -18,7 +18,7 @@ import java.util.List;
  */
 public final class YeShokriShuffleAccountant implements YeShokriAccountant {
   public static final String NAME = "ye-shokri-shuffle";
-  public static final String THEOREM = "Ye & Shokri 2022, Thm 5.2, Eqs. (15)-(17) (digest 000 §2.7)";
+  public static final String THEOREM = "Ye & Shokri 2022, Thm 5.2, Eqs. (15)-(17) (docs/accountants.md#ye-shokri)";
 
   private final YeShokriConfig config;
   private final YeShokriDynamics dynamics;

@@ -15,7 +15,7 @@ import org.dp4j.accounting.ledger.RdpStepAccountant;
 import org.dp4j.sampling.SamplingPlan;
 
 /**
- * Ye &amp; Shokri Thm 5.2 (shuffle once and partition; {@link YeShokriShuffleAccountant}, digest 000 §2.7) as a
+ * Ye &amp; Shokri Thm 5.2 (shuffle once and partition; {@link YeShokriShuffleAccountant}, docs/accountants.md#ye-shokri) as a
  * {@link RdpStepAccountant}. The theorem bounds the model after whole epochs only, so the accountant is
  * per-epoch and conservative: after s steps (m per epoch) it reports the bound for ⌈s/m⌉ epochs, the end
  * of the current epoch, which is never below an earlier epoch's bound (T1 grows with K). A budget guard

@@ -8,11 +8,11 @@ import java.util.List;
 import org.dp4j.accounting.LogSpace;
 
 /**
- * Ye &amp; Shokri 2022, Thm 5.3 (Eqs. 18–21 = 134–137; digest 000 §2.8): a fresh batch of b drawn without
+ * Ye &amp; Shokri 2022, Thm 5.3 (Eqs. 18–21 = 134–137; docs/accountants.md#ye-shokri): a fresh batch of b drawn without
  * replacement at every step (Alg. 2), m = ⌊n/b⌋ steps per epoch, λ-strongly convex and β-smooth loss,
  * η &lt; 2/(λ+β). With S_0^0 = 1 and q = b/n, K·m times
- * S ← q·e^{(α−1)·G(α)}·S + (1 − q)·S^r, r = (1 − ηλ)² (Eq. 144's exponent corrected to (1−ηλ)², digest 000
- * P17), and ε = log(S)/(α−1). Run in the log domain; stops early once an epoch leaves log S unchanged (the
+ * S ← q·e^{(α−1)·G(α)}·S + (1 − q)·S^r, r = (1 − ηλ)² (Eq. 144's exponent corrected to (1−ηλ)²,
+ * docs/errata.md#ye-shokri-theorem-5-3-exponent), and ε = log(S)/(α−1). Run in the log domain; stops early once an epoch leaves log S unchanged (the
  * fixed point). Loose for large α (the paper says so).
  *
  * <pre>{@code
@@ -21,7 +21,7 @@ import org.dp4j.accounting.LogSpace;
  */
 public final class YeShokriWithoutReplacementAccountant implements YeShokriAccountant {
   public static final String NAME = "ye-shokri-without-replacement";
-  public static final String THEOREM = "Ye & Shokri 2022, Thm 5.3, Eqs. (18)-(21) (digest 000 §2.8)";
+  public static final String THEOREM = "Ye & Shokri 2022, Thm 5.3, Eqs. (18)-(21) (docs/accountants.md#ye-shokri)";
 
   private final YeShokriConfig config;
   private final double r;

@@ -6,7 +6,7 @@
  * accountant implements {@link org.dp4j.accounting.hiddenstate.HiddenStateAccountant}, so
  * {@link org.dp4j.accounting.hiddenstate.HiddenStateCombiner} picks the best valid bound among any of them.
  *
- * <h2>DP-MBCD (Chen &amp; Liu 2025; digest 003)</h2>
+ * <h2>DP-MBCD (Chen &amp; Liu 2025; docs/accountants.md#dp-mbcd)</h2>
  * <ul>
  *   <li>{@link org.dp4j.accounting.hiddenstate.DpMbcdAccountant}: Thm 4.6 / Cor. 4.5 / Lemma C.3 as the
  *       corrected step recursion, RDP summed over released blocks; SAFE and PAPER modes
@@ -20,7 +20,7 @@
  *       {@link org.dp4j.accounting.ledger.StepAccountant} of the privacy ledger, one step per mini-batch.</li>
  * </ul>
  *
- * <h2>Ye &amp; Shokri 2022 (digest 000), configured by {@link org.dp4j.accounting.hiddenstate.YeShokriConfig}</h2>
+ * <h2>Ye &amp; Shokri 2022 (docs/accountants.md#ye-shokri), configured by {@link org.dp4j.accounting.hiddenstate.YeShokriConfig}</h2>
  * <ul>
  *   <li>{@link org.dp4j.accounting.hiddenstate.YeShokriConvexFixedBatchAccountant}: Thm 4.3, convex, fixed
  *       batches.</li>

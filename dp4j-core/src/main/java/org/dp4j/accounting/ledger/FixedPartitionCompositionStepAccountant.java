@@ -18,12 +18,12 @@ import org.dp4j.accounting.ThreatModel;
  * of b per epoch, same batches every epoch; remainder dropped), every iterate released, replace-one neighbours.
  *
  * <p>Why one Gaussian per epoch: fix the secret permutation. The clipped sum of a batch changes by at most 2C when
- * one record is replaced (digest 000 P2), and only in the one batch j0 that holds it; a step whose batch does not
+ * one record is replaced (docs/errata.md#ye-shokri-sensitivity), and only in the one batch j0 that holds it; a step whose batch does not
  * hold it has the same output distribution given the past on both datasets (RDP 0). So each epoch is one Gaussian
- * mechanism of sensitivity 2C under noise zC, RDP α(2C)²/(2(zC)²) = 2α/z² (Mironov 2017, Prop. 7; digest 000 §0,
+ * mechanism of sensitivity 2C under noise zC, RDP α(2C)²/(2(zC)²) = 2α/z² (Mironov 2017, Prop. 7; Ye &amp; Shokri 2022; docs/accountants.md#ye-shokri,
  * G(α) in Algorithm 3 units), and K epochs compose adaptively to 2Kα/z² (Mironov 2017, Prop. 1). A dropped record
- * costs 0. The bound holds for every permutation, hence for the random one (RDP is jointly quasi-convex; digest 000
- * §2.6, Lemma 5.1).
+ * costs 0. The bound holds for every permutation, hence for the random one (RDP is jointly quasi-convex;
+ * docs/accountants.md#fixed-partition-composition; Ye &amp; Shokri 2022, Lemma 5.1).
  *
  * <p>Mid-epoch the differing record may sit in batch 0, which has already run: after s steps the accountant
  * reports ⌈s/m⌉ epochs, the worst case over positions (so a run stopped anywhere is covered).
@@ -36,7 +36,7 @@ import org.dp4j.accounting.ThreatModel;
 public final class FixedPartitionCompositionStepAccountant implements RdpStepAccountant {
   public static final String NAME = "fixed-partition-gaussian-rdp";
   public static final String THEOREM = "Gaussian RDP (Mironov 2017, Prop. 7) with replace-one sensitivity 2C, "
-      + "one release per epoch (disjoint batches), composed over epochs (Prop. 1); digest 000 §0, P2";
+      + "one release per epoch (disjoint batches), composed over epochs (Prop. 1); Ye & Shokri 2022; docs/accountants.md#ye-shokri; docs/errata.md#ye-shokri-sensitivity";
 
   private final int usableRecords;
   private final int batchSize;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class GroupPrivacyTest {
   @Test
   void groupDeltaIsTheGeometricSum() {
-    // k = 2: (2ε, (1 + e^ε)δ), the replace-one conversion quoted in digest 000 §pitfalls
+    // k = 2: (2ε, (1 + e^ε)δ), the replace-one conversion quoted in docs/threat-models.md#neighbouring-relations
     assertThat(GroupPrivacy.groupDelta(1.0, 1e-6, 2)).isCloseTo((1 + Math.E) * 1e-6, within(1e-20));
     assertThat(GroupPrivacy.groupDelta(0.5, 1e-6, 3)).isCloseTo((1 + Math.exp(0.5) + Math.exp(1)) * 1e-6,
         within(1e-20));

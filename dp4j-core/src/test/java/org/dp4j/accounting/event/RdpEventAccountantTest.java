@@ -15,7 +15,7 @@ class RdpEventAccountantTest {
 
   @Test
   void sampledGaussianStepMatchesThePublishedPerStepRdp() {
-    // anchors.md: q = 256/60000, z = 1.1: α=2 → 2.339577601e-5, α=8 → 9.834106178e-5, α=32 → 7.590188346
+    // docs/accountants.md#sampled-gaussian-rdp: q = 256/60000, z = 1.1: α=2 → 2.339577601e-5, α=8 → 9.834106178e-5, α=32 → 7.590188346
     RdpCurve c = RdpEventAccountant.curve(DpEvent.sampledGaussian(MNIST_Q, 1.1), Orders.of(2, 8, 32));
     assertThat(c.value(0)).isCloseTo(2.339577601e-5, within(1e-13));
     assertThat(c.value(1)).isCloseTo(9.834106178e-5, within(1e-13));
@@ -25,7 +25,7 @@ class RdpEventAccountantTest {
   @Test
   void mnistRunGivesTheAnchorEpsilon() {
     DpEvent run = DpEvent.sampledGaussian(MNIST_Q, 1.1).times(14063);
-    // anchors.md: ε ≈ 2.5967 (improved conversion), 3.008 (classic)
+    // docs/accountants.md#sampled-gaussian-rdp: ε ≈ 2.5967 (improved conversion), 3.008 (classic)
     RdpCurve c = RdpEventAccountant.curve(run, Orders.DEFAULT);
     assertThat(RdpConversion.IMPROVED.epsilon(c, 1e-5).epsilon()).isCloseTo(2.5967, within(1e-4));
     assertThat(RdpConversion.CLASSIC.epsilon(c, 1e-5).epsilon()).isCloseTo(3.008, within(1e-3));

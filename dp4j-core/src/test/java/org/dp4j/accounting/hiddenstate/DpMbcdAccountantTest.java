@@ -16,7 +16,7 @@ import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.ThreatModel;
 import org.junit.jupiter.api.Test;
 
-/** Reference values: digest 003 §5 (float64 vectors computed by the digest author, independent of this code). */
+/** Reference values: docs/accountants.md#dp-mbcd (float64 vectors computed separately from the paper's formulas, independent of this code). */
 class DpMbcdAccountantTest {
   private static DpMbcdConfig config(long n, int b, double eta, NoiseTemperatureSchedule o, double lf, double lt,
       double sg, DpMbcdMode mode) {
@@ -292,7 +292,7 @@ class DpMbcdAccountantTest {
     assertThat(perEpoch).hasSize(2);
     assertThat(perEpoch[0] + perEpoch[1]).isCloseTo(0.6028833692 + 0.9965633997, within(1e-9)); // 2 blocks × mean G
     assertThat(acc.ledgers().get(0).lsiConstantsAfterEpochs()).containsExactly(
-        new double[] {1 / 0.00362, 1 / 0.005995082}, within(1e-6)); // digest 003 §5.1, c_2 and c_4
+        new double[] {1 / 0.00362, 1 / 0.005995082}, within(1e-6)); // docs/accountants.md#dp-mbcd, c_2 and c_4
     PrivacyGuarantee g = acc.guarantee(Orders.DEFAULT, 1e-5, RdpConversion.IMPROVED);
     assertThat(g.relation()).isEqualTo(NeighbouringRelation.REPLACE_ONE);
     assertThat(g.threatModel()).isEqualTo(ThreatModel.LAST_ITERATE_ONLY);

@@ -1,7 +1,7 @@
 package org.dp4j.accounting.hiddenstate;
 
 /**
- * Test reference only: the step recursion of digest 003 §3.11 written literally, updating all N positions
+ * Test reference only: the step recursion of docs/errata.md#dp-mbcd-step-recursion written literally, updating all N positions
  * at every step (O(N²) per epoch). The production {@link DpMbcdLedger} must agree with it.
  */
 final class DpMbcdNaiveLedger {

@@ -13,7 +13,7 @@ import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.junit.jupiter.api.Test;
 
-/** Reference values: digest 003 §5.1–§5.3 (float64 values computed by the digest author). */
+/** Reference values: docs/accountants.md#dp-mbcd (float64 values computed separately from the paper's formulas). */
 class DpMbcdStepAccountantTest {
   private static final Orders ORDERS = Orders.of(2, 10);
 
@@ -84,7 +84,7 @@ class DpMbcdStepAccountantTest {
     while (taken < 1000 && ledger.tryStep()) {
       taken++;
     }
-    // digest 003 §5.5: K = 2 (4 steps) converts to improved ε = 6.843493 at δ = 1e-5, over budget
+    // Chen & Liu 2025; docs/accountants.md#dp-mbcd: K = 2 (4 steps) converts to improved ε = 6.843493 at δ = 1e-5, over budget
     assertThat(taken).isBetween(1, 3);
     PrivacyGuarantee now = ledger.best(ThreatModel.LAST_ITERATE_ONLY, 0).orElseThrow();
     assertThat(now.epsilon()).isLessThanOrEqualTo(budget);
@@ -111,7 +111,7 @@ class DpMbcdStepAccountantTest {
     HiddenStateCombiner.Best best = report.get(0);
     assertThat(best.candidates()).hasSize(4);
     assertThat(best.best().accountant()).isEqualTo(YeShokriShuffleAccountant.NAME); // shuffle ≤ fixed (Thm 5.2)
-    // digest 003 §5.5: K = 2 converts to improved ε = 6.843493 at α ≈ 4.084, δ = 1e-5; the grid has 4.1
+    // Chen & Liu 2025; docs/accountants.md#dp-mbcd: K = 2 converts to improved ε = 6.843493 at α ≈ 4.084, δ = 1e-5; the grid has 4.1
     assertThat(best.candidates().get(0).epsilon()).isBetween(6.843493, 6.843493 + 2e-4);
   }
 }

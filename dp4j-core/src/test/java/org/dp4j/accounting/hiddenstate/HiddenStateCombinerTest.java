@@ -21,7 +21,7 @@ class HiddenStateCombinerTest {
   private static final HiddenStateCombiner COMBINER =
       new HiddenStateCombiner(DELTA, Orders.DEFAULT, RdpConversion.IMPROVED);
 
-  /** Digest 004 Set B run (k = 10, b = 2, λ = 0.1, C = 1, σ = 0.5) for T steps. */
+  /** Kong &amp; Ribero 2025; docs/accountants.md#kong-ribero Set B run (k = 10, b = 2, λ = 0.1, C = 1, σ = 0.5) for T steps. */
   private static KongRiberoAccountant.Builder kongRibero(long bigT) {
     return KongRiberoAccountant.builder().k(10).b(2).T(bigT).lambda(0.1).C(1).sigma(0.5).m(1).M(1);
   }
@@ -37,7 +37,7 @@ class HiddenStateCombinerTest {
 
   @Test
   void compositionWinsTheLastIterateScopeWhenTheHiddenStateBoundIsWorse() {
-    // (17) is never below composition (digest 004 P7): the last-iterate report must not be worse
+    // (17) is never below composition (docs/errata.md#kong-ribero-theorem-2-3): the last-iterate report must not be worse
     KongRiberoAccountant clipped = kongRibero(23).build();
     List<Best> report = COMBINER.combine(List.of(clipped), List.of(composition(clipped)));
     Best last = scope(report, ThreatModel.LAST_ITERATE_ONLY, NeighbouringRelation.REPLACE_ONE);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class KongRiberoAccountantTest {
   private static final double TOL = 1e-12;
 
-  /** Digest 004 §5.2 Set B: α = 2, λ = 0.1, C = 1, σ = 0.5, b = 2, k = 10 (ℓ = 5), m = M = 1. */
+  /** Kong &amp; Ribero 2025; docs/accountants.md#kong-ribero Set B: α = 2, λ = 0.1, C = 1, σ = 0.5, b = 2, k = 10 (ℓ = 5), m = M = 1. */
   private static KongRiberoAccountant.Builder setB(long bigT, LipschitzVariant variant) {
     return KongRiberoAccountant.builder().k(10).b(2).T(bigT).lambda(0.1).C(1).sigma(0.5).m(1).M(1)
         .lipschitzVariant(variant);
@@ -66,7 +66,7 @@ class KongRiberoAccountantTest {
 
   @Test
   void setBBoundedDomainTheorem22() {
-    // digest 004 §5.2, d_h = 2: "(16) as stated" uses L_λ, "√2-safe" uses √2·L_λ (erratum E3)
+    // Kong & Ribero 2025; docs/accountants.md#kong-ribero, d_h = 2: "(16) as stated" uses L_λ, "√2-safe" uses √2·L_λ (erratum E3)
     double[][] expected = {{21.8288543819998, 42.5698221281347}, {22.6642806801586, 44.2199224794555}};
     LipschitzVariant[] variants = {LipschitzVariant.PRINTED_EQ13, LipschitzVariant.CONSERVATIVE};
     for (int i = 0; i < 2; i++) {
@@ -84,7 +84,7 @@ class KongRiberoAccountantTest {
 
   @Test
   void setAFigureOneParameters() {
-    // digest 004 §5.2 Set A: λ = 1e-5, C = 10, σ = 1e-5, b = 10, k = 1e4 (ℓ = 1000, r = 1); values ε/α
+    // Kong & Ribero 2025; docs/accountants.md#kong-ribero Set A: λ = 1e-5, C = 10, σ = 1e-5, b = 10, k = 1e4 (ℓ = 1000, r = 1); values ε/α
     long[] ts = {1, 1000, 1001, 10_000, 50_000, 100_000};
     double[] eq19 = {4.9230769, 4.9230769, 5.8461538, 13.230769, 50.153846, 96.307692};
     double[] eq17 = {6.4615385, 6.4615385, 8.9230769, 28.615385, 127.07692, 250.15385};
@@ -108,7 +108,7 @@ class KongRiberoAccountantTest {
 
   @Test
   void thetaExactValues() {
-    // digest 004 §5.2: θ_{√2}(ℓ) for ℓ = 1, 2, 3, 5, 10 and θ_2(3) = 16/21, θ_1(ℓ) = 1/ℓ; θ(0) = 0
+    // Kong & Ribero 2025; docs/accountants.md#kong-ribero: θ_{√2}(ℓ) for ℓ = 1, 2, 3, 5, 10 and θ_2(3) = 16/21, θ_1(ℓ) = 1/ℓ; θ(0) = 0
     assertThat(KongRiberoAccountant.theta(1, 1)).isCloseTo(1, within(1e-15));
     assertThat(KongRiberoAccountant.theta(1, 2)).isCloseTo(2.0 / 3, within(1e-15));
     assertThat(KongRiberoAccountant.theta(1, 3)).isCloseTo(4.0 / 7, within(1e-15));
@@ -123,7 +123,7 @@ class KongRiberoAccountantTest {
 
   @Test
   void corollaryC2CorrectedSigmaAchievesEpsilon() {
-    // digest 004 §5.2 Cor. C.2 check: α = 2, ε = 1, m = 1, M = 3, C = 1, b = 10, E = 5
+    // docs/accountants.md#kong-ribero; Kong & Ribero 2025, Cor. C.2 check: α = 2, ε = 1, m = 1, M = 3, C = 1, b = 10, E = 5
     KongRiberoCorollaryC2 c2 = new KongRiberoCorollaryC2(2, 1, 1, 3, 1, 10, 5);
     assertThat(c2.lambdaBar()).isEqualTo(0.125);
     assertThat(c2.ellBar()).isCloseTo(5.88494919236, within(1e-10));
@@ -147,7 +147,7 @@ class KongRiberoAccountantTest {
 
   @Test
   void guaranteeConvertsTheLinearCurve() {
-    // digest 004 §5.2 conversion check: ρ = 4.4, δ = 1e-5 → ε = 18.63472824 at α* = 2.617582755 (Mironov)
+    // Kong & Ribero 2025; docs/accountants.md#kong-ribero conversion check: ρ = 4.4, δ = 1e-5 → ε = 18.63472824 at α* = 2.617582755 (Mironov)
     KongRiberoAccountant acc = setA(100_000, 0, 1).gradients(Gradients.UNCLIPPED_BOUNDED).build();
     PrivacyGuarantee g = acc.guarantee(1e-5, Orders.of(2.617582755), RdpConversion.CLASSIC);
     assertThat(g.epsilon()).isCloseTo(18.63472824, within(1e-7));
@@ -178,7 +178,7 @@ class KongRiberoAccountantTest {
 
   @Test
   void orderingAgainstComposition() {
-    // digest 004 §3.3 / P7: refined ≤ swap composition ≤ (17) (θ_{√2L} ≥ ½), for every T
+    // Kong & Ribero 2025; docs/errata.md#kong-ribero-theorem-2-3: refined ≤ swap composition ≤ (17) (θ_{√2L} ≥ ½), for every T
     for (long t = 1; t <= 40; t++) {
       for (Gradients g : Gradients.values()) {
         KongRiberoAccountant acc = setB(t, LipschitzVariant.CONSERVATIVE).gradients(g).build();
@@ -187,7 +187,7 @@ class KongRiberoAccountantTest {
       KongRiberoAccountant clipped = setB(t, LipschitzVariant.CONSERVATIVE).build();
       assertThat(clipped.rhoCyclic()).isGreaterThan(clipped.rhoComposition());
     }
-    // convex, unclipped: (19) beats composition for E > 4/(2 − 4/ℓ) = 3.33 at ℓ = 5 (digest 004 §5.2)
+    // convex, unclipped: (19) beats composition for E > 4/(2 − 4/ℓ) = 3.33 at ℓ = 5 (Kong & Ribero 2025; docs/accountants.md#kong-ribero)
     KongRiberoAccountant convex = setB(25, LipschitzVariant.CONSERVATIVE).m(0)
         .gradients(Gradients.UNCLIPPED_BOUNDED).build();
     assertThat(convex.rhoCyclic()).isLessThan(convex.rhoComposition());

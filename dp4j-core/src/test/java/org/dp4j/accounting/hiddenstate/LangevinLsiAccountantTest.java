@@ -21,7 +21,7 @@ class LangevinLsiAccountantTest {
 
   @Test
   void digestVectors() {
-    // digest 001 §3.6, case λ = 0.1, η = 0.5, σ = 2, α = 2
+    // Boninsegna's survey; docs/accountants.md#langevin-lsi, case λ = 0.1, η = 0.5, σ = 2, α = 2
     long[] ks = {1, 10, 100, 1000};
     double[] lsi = {0.493802, 4.423984, 18.358300, 20.000000};
     double[] composition = {0.25, 2.5, 25, 250};

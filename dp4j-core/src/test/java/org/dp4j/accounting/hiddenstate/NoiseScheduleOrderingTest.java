@@ -8,7 +8,7 @@ import org.dp4j.accounting.Orders;
 import org.junit.jupiter.api.Test;
 
 /**
- * When does more noise spend less privacy in the DP-MBCD recursion (digest 003 §3.11)? With
+ * When does more noise spend less privacy in the DP-MBCD recursion (Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-step-recursion)? With
  * 1/c_t = 2ηL_T²·Σ_{s&lt;t} o_s L^{2(t−s−1)}, the contraction λ_t = (1 + 2η·o_t·c_t/L_F²)^(−1/L_T²) depends on
  * o_t·c_t, the current temperature relative to a weighted sum of past ones, and Δ_t ∝ 1/o_t. Hence:
  * <ul>
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  *       (Σ r_s o_s L.. ≤ r_t Σ o_s L..), so every λ'_t ≤ λ_t and Δ'_t ≤ Δ_t: the RDP is no larger;</li>
  *   <li>but o' ≥ o pointwise alone is not enough: extra noise early weakens every later contraction.</li>
  * </ul>
- * Reference values computed with an independent Python implementation of digest §3.11 (float64).
+ * Reference values computed with an independent Python implementation of docs/errata.md#dp-mbcd-step-recursion (float64).
  */
 class NoiseScheduleOrderingTest {
   private static double rdp(NoiseTemperatureSchedule o, double lf, int n, int b, int epochs, double alpha) {
@@ -29,7 +29,7 @@ class NoiseScheduleOrderingTest {
 
   @Test
   void pointwiseMoreNoiseCanSpendMorePrivacy() {
-    // digest §5.2 setting (n = 4, b = 2, η = 0.1, L_F = 0.9, S_g = 1, K = 2): constant o = 0.01 gives
+    // Chen & Liu 2025; docs/accountants.md#dp-mbcd setting (n = 4, b = 2, η = 0.1, L_F = 0.9, S_g = 1, K = 2): constant o = 0.01 gives
     // ε(2) = 1.6750161037; raising only o(0, 0) to 1 gives 2.0420707166 (Python, §3.11 recursion)
     NoiseTemperatureSchedule base = NoiseTemperatureSchedule.constant(0.01);
     NoiseTemperatureSchedule more = (k, j) -> k == 0 && j == 0 ? 1.0 : 0.01;

@@ -10,7 +10,7 @@ class NoiseTemperatureScheduleTest {
 
   @Test
   void decreasingIsThePapersDScheduleWithZeroBasedEpochs() {
-    // digest 003 §5.5 / P14: o = 0.002 + 0.00025·(K−1−k), K = 10
+    // Chen & Liu 2025; docs/accountants.md#dp-mbcd; docs/threat-models.md#data-independent-choices: o = 0.002 + 0.00025·(K−1−k), K = 10
     NoiseTemperatureSchedule s = NoiseTemperatureSchedule.decreasingTo(0.002, 0.00025, 10);
     assertThat(s.temperature(0, 3)).isCloseTo(0.00425, within(1e-15));
     assertThat(s.temperature(9, 0)).isCloseTo(0.002, within(1e-15));

@@ -12,7 +12,7 @@ import org.dp4j.accounting.ThreatModel;
 import org.junit.jupiter.api.Test;
 
 class PabiAccountantTest {
-  /** α = 2, σ = 1 as in digest 001 §3.5; batches of size 10, so n = 10·Q. */
+  /** α = 2, σ = 1 as in docs/accountants.md#pabi; batches of size 10, so n = 10·Q. */
   private static PabiAccountant.Builder config(long bigQ, long bigT) {
     return PabiAccountant.builder().n(10 * bigQ).B(10).T(bigT).sigma(1).eta(0.1).beta(1).L(1);
   }
@@ -23,7 +23,7 @@ class PabiAccountantTest {
 
   @Test
   void digestVectors() {
-    // digest 001 §3.5: corrected (α/2σ²)[(T−1)/Q + 1/(Q−κ+1)], worst κ = Q, composition T·α/(2σ²)
+    // Boninsegna's survey; docs/accountants.md#pabi: corrected (α/2σ²)[(T−1)/Q + 1/(Q−κ+1)], worst κ = Q, composition T·α/(2σ²)
     PabiAccountant q10 = config(10, 5).build();
     assertThat(2 * q10.rhoAtPosition(1)).isCloseTo(0.5, within(1e-12));
     assertThat(2 * q10.rhoAtPosition(10)).isCloseTo(1.4, within(1e-12));

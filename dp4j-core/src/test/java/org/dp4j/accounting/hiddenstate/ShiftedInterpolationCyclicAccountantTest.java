@@ -11,14 +11,14 @@ import org.dp4j.accounting.hiddenstate.ShiftedInterpolationCyclicAccountant.Boun
 import org.junit.jupiter.api.Test;
 
 class ShiftedInterpolationCyclicAccountantTest {
-  /** L/(bσ) = 0.2 with b = 5, l batches, c = 1 − η (m = M = 1), as in digest 002 Table 9. */
+  /** L/(bσ) = 0.2 with b = 5, l batches, c = 1 − η (m = M = 1), as in docs/accountants.md#shifted-interpolation; Bok, Su &amp; Altschuler 2024, Table 9. */
   private static ShiftedInterpolationCyclicAccountant.Builder table9(long l, double c, long bigE) {
     return ShiftedInterpolationCyclicAccountant.builder().n(5 * l).b(5).L(1).sigma(1).eta(1 - c).m(1).M(1).E(bigE);
   }
 
   @Test
   void table9StronglyConvex() {
-    // digest 002 §4.4 Table 9 (3 decimals), L/(bσ) = 0.2; columns (l, c), rows E = 5, 50, 500
+    // docs/accountants.md#shifted-interpolation; Bok, Su & Altschuler 2024, Table 9 (3 decimals), L/(bσ) = 0.2; columns (l, c), rows E = 5, 50, 500
     long[] ls = {10, 10, 10, 20, 20, 20, 40, 40, 40};
     double[] cs = {0.98, 0.99, 0.995, 0.98, 0.99, 0.995, 0.98, 0.99, 0.995};
     long[] es = {5, 50, 500};
@@ -39,7 +39,7 @@ class ShiftedInterpolationCyclicAccountantTest {
 
   @Test
   void table3And4LogisticRegression() {
-    // digest 002 §4.1 Tables 3/4: n = 60000, b = 1500 (l = 40), L = 10, σ = 0.01, η = 0.05, c = 1 − ηλ
+    // docs/accountants.md#shifted-interpolation; Bok, Su & Altschuler 2024, Tables 3/4: n = 60000, b = 1500 (l = 40), L = 10, σ = 0.01, η = 0.05, c = 1 − ηλ
     long[] es = {50, 100, 200};
     double[][] mu = {{0.9925, 1.2353, 1.5930}, {0.9889, 1.2175, 1.5061}};
     double[][] eps = {{4.339, 5.601, 7.579}, {4.321, 5.506, 7.086}};
@@ -59,7 +59,7 @@ class ShiftedInterpolationCyclicAccountantTest {
 
   @Test
   void figure8AndStableLimitAsCTendsToOne() {
-    // digest 002 §4.6 Fig. 8: c = 0.99, l = 20, L/(bσ) = 0.2
+    // docs/accountants.md#shifted-interpolation; Bok, Su & Altschuler 2024, Fig. 8: c = 0.99, l = 20, L/(bσ) = 0.2
     long[] es = {5, 10, 20, 40, 80, 1000};
     double[] mu = {0.2151, 0.2275, 0.2360, 0.2374, 0.2375, 0.2375};
     for (int i = 0; i < es.length; i++) {
@@ -67,7 +67,7 @@ class ShiftedInterpolationCyclicAccountantTest {
     }
     assertThat(table9(20, 0.99, 80).build().guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED).epsilon())
         .isCloseTo(0.876, within(5e-4));
-    // digest 002 §4.7: Thm 4.5 in units of L/(bσ), l = 20, E = 50, for 1 − c = 1e-2, 1e-4, 1e-12
+    // Bok, Su & Altschuler 2024; docs/accountants.md#shifted-interpolation: Thm 4.5 in units of L/(bσ), l = 20, E = 50, for 1 − c = 1e-2, 1e-4, 1e-12
     double[] oneMinusC = {1e-2, 1e-4, 1e-12};
     double[] expected = {1.187265, 1.855638, 1.857418};
     for (int i = 0; i < 3; i++) {
@@ -79,7 +79,7 @@ class ShiftedInterpolationCyclicAccountantTest {
 
   @Test
   void tables10To12ConstrainedPlateau() {
-    // digest 002 §4.5: D = 1, σ = 3; μ* per (l, L/b, η). The E* column is a code typo and not used.
+    // Bok, Su & Altschuler 2024; docs/accountants.md#shifted-interpolation: D = 1, σ = 3; μ* per (l, L/b, η). The E* column is a code typo and not used.
     long[] ls = {10, 20, 40};
     double[] perRecord = {0.25, 0.5, 1};
     double[] etas = {0.04, 0.02, 0.01};
@@ -99,7 +99,7 @@ class ShiftedInterpolationCyclicAccountantTest {
     // Fig. 9: η = 0.02, L/b = 0.5, l = 20: μ* = 0.763763, ε(1e-5) = 3.213; composition at E = 5, 10, 20
     ShiftedInterpolationCyclicAccountant.Builder fig9 = ShiftedInterpolationCyclicAccountant.builder()
         .n(20).b(1).L(0.5).sigma(3).eta(0.02).M(1).D(1);
-    // Thm 4.6 needs E ≥ Db/(ηL) = 100 (and K = E − τ ≤ E − 1, digest 002 pitfall 8): the plateau holds
+    // Thm 4.6 needs E ≥ Db/(ηL) = 100 (and K = E − τ ≤ E − 1, docs/errata.md#shifted-interpolation-plateau): the plateau holds
     // from E = 101; the figure's plateau from E = 40 uses the closed form outside that hypothesis.
     assertThat(fig9.E(101).build().muConstrained().getAsDouble()).isCloseTo(0.763763, within(5e-6));
     assertThat(fig9.E(40).build().muConstrained().getAsDouble()).isGreaterThan(0.763763);
@@ -121,14 +121,14 @@ class ShiftedInterpolationCyclicAccountantTest {
 
   @Test
   void convexUnconstrainedBoundOfDigestSection391() {
-    // digest 002 §3.9.1: s = ηL/b = 0.05, D = 1, l = 10, E = 25: 0.0922/(ησ) vs 0.15/(ησ) from Thm 4.6
+    // docs/errata.md#shifted-interpolation-convex-cyclic: s = ηL/b = 0.05, D = 1, l = 10, E = 25: 0.0922/(ησ) vs 0.15/(ησ) from Thm 4.6
     ShiftedInterpolationCyclicAccountant acc = ShiftedInterpolationCyclicAccountant.builder()
         .n(10).b(1).L(1).sigma(1).eta(0.05).M(1).D(1).E(25).build();
     assertThat(acc.muConvexUnconstrained() * 0.05).isCloseTo(0.0922, within(5e-5));
     assertThat(acc.muConstrained().getAsDouble() * 0.05).isCloseTo(0.15, within(1e-12));
     assertThat(acc.tightestBound()).isEqualTo(Bound.CONVEX_UNCONSTRAINED);
-    assertThat(acc.theorem()).contains("§3.9.1", "not stated in the paper");
-    // it is the c → 1 limit of Thm 4.5 (digest 002 §4.7 value √(1 + 49/20) for l = 20, E = 50)
+    assertThat(acc.theorem()).contains("shifted-interpolation-convex-cyclic", "not stated in the paper");
+    // it is the c → 1 limit of Thm 4.5 (Bok, Su & Altschuler 2024; docs/accountants.md#shifted-interpolation value √(1 + 49/20) for l = 20, E = 50)
     assertThat(ShiftedInterpolationCyclicAccountant.builder().n(20).b(1).L(1).sigma(1).eta(0.5).M(1).E(50).build()
         .muConvexUnconstrained()).isCloseTo(Math.sqrt(1 + 49.0 / 20), within(1e-15));
   }

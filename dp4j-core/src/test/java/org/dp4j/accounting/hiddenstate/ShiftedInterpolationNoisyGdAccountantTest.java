@@ -14,14 +14,14 @@ import org.dp4j.accounting.hiddenstate.ShiftedInterpolationNoisyGdAccountant.Bou
 import org.junit.jupiter.api.Test;
 
 class ShiftedInterpolationNoisyGdAccountantTest {
-  /** L/(nσ) = 0.1 and c = 1 − η (m = M = 1, η ≤ 2/(M+m)), as in digest 002 Table 7. */
+  /** L/(nσ) = 0.1 and c = 1 − η (m = M = 1, η ≤ 2/(M+m)), as in docs/accountants.md#shifted-interpolation; Bok, Su &amp; Altschuler 2024, Table 7. */
   private static ShiftedInterpolationNoisyGdAccountant.Builder table7(double c, long t) {
     return ShiftedInterpolationNoisyGdAccountant.builder().n(10).L(1).sigma(1).eta(1 - c).m(1).M(1).t(t);
   }
 
   @Test
   void table7StronglyConvex() {
-    // digest 002 §4.2 Table 7 (3 decimals): rows t = 10, 100, 1000
+    // docs/accountants.md#shifted-interpolation; Bok, Su & Altschuler 2024, Table 7 (3 decimals): rows t = 10, 100, 1000
     double[] cs = {0.92, 0.96, 0.98, 0.99, 0.995};
     long[] ts = {10, 100, 1000};
     double[][] expected = {
@@ -42,7 +42,7 @@ class ShiftedInterpolationNoisyGdAccountantTest {
 
   @Test
   void figure6ExactGaussianDpConversion() {
-    // digest 002 §4.6 Fig. 6 [computed]: c = 0.99, L/(nσ) = 0.1; μ and ε(δ = 1e-5)
+    // docs/accountants.md#shifted-interpolation; Bok, Su & Altschuler 2024, Fig. 6 [computed]: c = 0.99, L/(nσ) = 0.1; μ and ε(δ = 1e-5)
     long[] ts = {10, 20, 40, 80, 160, 320, 640};
     double[] mu = {0.3161, 0.4465, 0.6283, 0.8715, 1.1515, 1.3552, 1.4084};
     double[] eps = {1.199, 1.757, 2.575, 3.736, 5.158, 6.248, 6.541};
@@ -56,7 +56,7 @@ class ShiftedInterpolationNoisyGdAccountantTest {
 
   @Test
   void figure1GenuineStepsizeAndCurvature() {
-    // digest 002 §4.6 Fig. 1: m = 1, M = 10, η = 0.05 ⇒ c = 0.95; L/(nσ) = 0.1; δ = 1e-5
+    // docs/accountants.md#shifted-interpolation; Bok, Su & Altschuler 2024, Fig. 1: m = 1, M = 10, η = 0.05 ⇒ c = 0.95; L/(nσ) = 0.1; δ = 1e-5
     long[] ts = {10, 20, 40, 80, 160};
     double[] mu = {0.3129, 0.4291, 0.5488, 0.6143, 0.6243};
     double[] eps = {1.185, 1.681, 2.212, 2.510, 2.557};
@@ -69,7 +69,7 @@ class ShiftedInterpolationNoisyGdAccountantTest {
       assertThat(acc.muComposition()).isCloseTo(muComp[i], within(5e-5));
       PrivacyGuarantee g = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
       assertThat(g.epsilon()).isCloseTo(eps[i], within(5e-4));
-      // the RDP route (αμ²/2) is lossier than the exact conversion (digest 002 pitfall 7)
+      // the RDP route (αμ²/2) is lossier than the exact conversion (docs/errata.md#shifted-interpolation-gdp-conversion)
       double viaRdp = RdpConversion.IMPROVED.epsilon(acc.rdp(Orders.DEFAULT), 1e-5).epsilon();
       assertThat(viaRdp).isGreaterThan(g.epsilon());
     }
@@ -77,7 +77,7 @@ class ShiftedInterpolationNoisyGdAccountantTest {
 
   @Test
   void table8AndFigure7Constrained() {
-    // digest 002 §4.3 Table 8: D = 1, σ = 8, rows L/n, columns η: plateau μ*
+    // docs/accountants.md#shifted-interpolation; Bok, Su & Altschuler 2024, Table 8: D = 1, σ = 8, rows L/n, columns η: plateau μ*
     double[] perRecord = {0.25, 0.5, 1};
     double[] etas = {0.2, 0.1, 0.05};
     double[][] muStar = {{0.280, 0.395, 0.559}, {0.395, 0.559, 0.791}, {0.559, 0.791, 1.118}};
@@ -107,7 +107,7 @@ class ShiftedInterpolationNoisyGdAccountantTest {
 
   @Test
   void section47GoldenValues() {
-    // digest 002 §4.7: ε(μ, δ = 1e-5) for μ = 0.5, 1, 2 (mpmath, 40 digits), here μ = L/(nσ) after one step
+    // Bok, Su & Altschuler 2024; docs/accountants.md#shifted-interpolation: ε(μ, δ = 1e-5) for μ = 0.5, 1, 2 (mpmath, 40 digits), here μ = L/(nσ) after one step
     double[] sigmas = {2, 1, 0.5};
     double[] eps = {1.9930914044, 4.3771780957, 9.9972561464};
     for (int i = 0; i < 3; i++) {

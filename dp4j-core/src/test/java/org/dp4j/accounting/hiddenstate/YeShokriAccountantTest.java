@@ -13,20 +13,20 @@ import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.ThreatModel;
 import org.junit.jupiter.api.Test;
 
-/** Reference values: digest 000 §5 (float64 values computed by the digest author from the paper's formulas). */
+/** Reference values: docs/accountants.md#ye-shokri (float64 values computed separately from the paper's formulas). */
 class YeShokriAccountantTest {
-  /** Figure-1 setting (digest 000 §5.1): λ = 1, β = 4, S_g = 4, n = 50, η = 0.02, σ² = 4, b = 2; G(α) = 0.005α. */
+  /** Figure-1 setting (docs/accountants.md#ye-shokri): λ = 1, β = 4, S_g = 4, n = 50, η = 0.02, σ² = 4, b = 2; G(α) = 0.005α. */
   private static YeShokriConfig.Builder figure1() {
     return YeShokriConfig.builder().datasetSize(50).batchSize(2).stepSize(0.02).strongConvexity(1).smoothness(4)
         .gradientSensitivity(4).sigma(2);
   }
 
-  /** Figure-2 setting (digest 000 §5.2): the same with b = 4, so m = 12, h = 6. */
+  /** Figure-2 setting (Ye &amp; Shokri 2022; docs/accountants.md#ye-shokri): the same with b = 4, so m = 12, h = 6. */
   private static YeShokriConfig figure2(int epochs) {
     return figure1().batchSize(4).epochs(epochs).build();
   }
 
-  /** The authors' code's orders: 1.1..10.9 and 12..63 (digest 000 §2.10). */
+  /** The authors' code's orders: 1.1..10.9 and 12..63 (docs/errata.md#ye-shokri-conversion). */
   private static final Orders PAPER_ORDERS = Orders.of(DoubleStream.concat(
       IntStream.rangeClosed(1, 99).mapToDouble(x -> 1 + x / 10.0),
       IntStream.rangeClosed(12, 63).asDoubleStream()).toArray());
@@ -157,7 +157,7 @@ class YeShokriAccountantTest {
 
   @Test
   void noiseMultiplierGivesTwoAlphaOverSigmaMulSquared() {
-    // Digest 000 §1: with S_g = 2C, G(α) = 2α/σ_mul² whatever C, b and η; Thm 4.4 at K = 1, last batch, is G.
+    // Ye & Shokri 2022; docs/accountants.md#ye-shokri: with S_g = 2C, G(α) = 2α/σ_mul² whatever C, b and η; Thm 4.4 at K = 1, last batch, is G.
     YeShokriConfig c = YeShokriConfig.builder().datasetSize(1000).batchSize(50).epochs(1).stepSize(0.1)
         .strongConvexity(0.5).smoothness(2).clipNorm(0.7).noiseMultiplier(2.5).build();
     assertThat(new YeShokriFixedBatchAccountant(c).rdp(10)).isCloseTo(2 * 10 / 6.25, within(1e-12));

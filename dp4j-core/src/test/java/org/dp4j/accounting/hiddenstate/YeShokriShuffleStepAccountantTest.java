@@ -11,7 +11,7 @@ import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.junit.jupiter.api.Test;
 
-/** Reference values: digest 000 §5.2 (Figure-2 setting, m = 12; float64 values of the digest author). */
+/** Reference values: docs/accountants.md#ye-shokri (Figure-2 setting, m = 12; float64 values computed separately from the paper's formulas). */
 class YeShokriShuffleStepAccountantTest {
   private static final Orders ALPHA_10 = Orders.of(10);
 

@@ -18,7 +18,7 @@ class FixedPartitionCompositionStepAccountantTest {
 
   @Test
   void oneEpochIsOneGaussianOfSensitivityTwoC() {
-    // Digest 000 §5.4: MNIST (σ_mul = 3.08), α = 10: ε_0^1 = G(10) = 2.10828133, one release touching the record.
+    // Ye & Shokri 2022; docs/accountants.md#ye-shokri: MNIST (σ_mul = 3.08), α = 10: ε_0^1 = G(10) = 2.10828133, one release touching the record.
     var acc = new FixedPartitionCompositionStepAccountant(59_392, 2048, 3.08, ALPHA_10);
     assertThat(acc.curve().value(0)).isZero();
     assertThat(acc.curveAfter(1).value(0)).isCloseTo(2.10828133, within(1e-8));
@@ -46,7 +46,7 @@ class FixedPartitionCompositionStepAccountantTest {
 
   @Test
   void hiddenStateBoundIsNeverAboveComposition() {
-    // Thm 5.2: T1(K) + T2 ≤ (K−1)·ε_0^h + G ≤ K·G (digest 000 §2.7), for every K.
+    // Thm 5.2: T1(K) + T2 ≤ (K−1)·ε_0^h + G ≤ K·G (Ye & Shokri 2022; docs/accountants.md#ye-shokri), for every K.
     YeShokriConfig c = YeShokriConfig.builder().datasetSize(59_392).batchSize(2048).epochs(1).stepSize(0.75)
         .strongConvexity(0.08).smoothness(2.58).clipNorm(3.16).noiseMultiplier(3.08).build();
     var hidden = new YeShokriShuffleStepAccountant(c, Orders.DEFAULT);

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class LedgerEpochContributionsTest {
   @Test
   void rowsCarryEachEpochsShareOfTheDpMbcdBound() {
-    // Digest 003 §5.3 two-block setting with a decreasing schedule.
+    // Chen & Liu 2025; docs/accountants.md#dp-mbcd two-block setting with a decreasing schedule.
     DpMbcdConfig config = DpMbcdConfig.builder().datasetSize(6).batchSize(2).stepSize(0.05)
         .noiseTemperature(NoiseTemperatureSchedule.linearInEpoch(0.02, -0.002))
         .block("W0", 0.95, 1, 1).block("W1", 0.9, 1, 1).build();

@@ -30,7 +30,7 @@ class EventAccountantsTest {
     for (EventAccountant a : ACCOUNTANTS) {
       eps.put(a.name(), a.epsilon(run, 1e-5, PrivacyUnit.RECORD));
     }
-    // anchors.md (RDP 2.5967); python sandwich for the PLD (2.3782 ≤ ε ≤ 2.3852)
+    // docs/accountants.md#sampled-gaussian-rdp (RDP 2.5967); python sandwich for the PLD (2.3782 ≤ ε ≤ 2.3852)
     assertThat(eps.get(RdpEventAccountant.NAME)).isCloseTo(2.5967, within(1e-4));
     assertThat(eps.get(PldAccountant.NAME)).isBetween(2.3781739785557914, 2.39);
   }

@@ -38,7 +38,7 @@ class PldAccountantTest {
     assertThat(g.epsilon()).isGreaterThanOrEqualTo(2.3781739785557914).isCloseTo(2.38, within(0.01));
     assertThat(g.epsilonLower()).isLessThanOrEqualTo(2.3852054861562486).isGreaterThan(2.36);
     assertThat(g.errorBound()).isLessThan(0.015);
-    // anchors.md: RDP (improved conversion) gives 2.5967 for the same run
+    // docs/accountants.md#sampled-gaussian-rdp: RDP (improved conversion) gives 2.5967 for the same run
     double rdp = RdpConversion.IMPROVED.epsilon(RdpEventAccountant.curve(run, Orders.DEFAULT), 1e-5).epsilon();
     assertThat(rdp).isCloseTo(2.5967, within(1e-4));
     assertThat(g.epsilon()).isLessThan(rdp - 0.2);
@@ -73,7 +73,7 @@ class PldAccountantTest {
   @Test
   void unsampledGaussianMatchesExactGaussianDp() {
     // 100 Gaussian steps with z = 10 are exactly μ-GDP with μ = √100/10 = 1 (Dong, Roth & Su 2019, Cor. 3.3);
-    // anchors.md: ε(δ = 1e-5; μ = 1) = 4.3771780957, δ(ε = 1; μ = 1) = 0.1269367375
+    // docs/accountants.md#gaussian-dp: ε(δ = 1e-5; μ = 1) = 4.3771780957, δ(ε = 1; μ = 1) = 0.1269367375
     PrivacyLoss loss = PLD.compose(DpEvent.gaussian(10).times(100));
     PldGuarantee g = loss.epsilon(1e-5);
     assertThat(GaussianDp.epsilon(1e-5, 1)).isCloseTo(4.3771780957, within(1e-9));

@@ -36,7 +36,7 @@ enum AccountantCatalogue {
           + " user-asserted",
       "one secret data-independent permutation, same batch order every epoch",
       "noise temperature schedule fixed before training",
-      "hidden auxiliaries leak nothing between blocks (the paper's claim, digest 003 P10)")),
+      "hidden auxiliaries leak nothing between blocks (the paper's claim, docs/threat-models.md#dp-mbcd-auxiliaries)")),
   YE_SHOKRI_CONVEX("ye-shokri --theorem convex-fixed-batch", YeShokriConvexFixedBatchAccountant.NAME,
       YeShokriConvexFixedBatchAccountant.THEOREM, LAST_ITERATE_ONLY, REPLACE_ONE, List.of(
           "convex beta-smooth loss, eta < 2/beta (user-asserted)", YeShokriCommon.FIXED, YeShokriCommon.PLAIN)),
@@ -54,15 +54,15 @@ enum AccountantCatalogue {
       YeShokriNaiveBaselineAccountant.THEOREM, LAST_ITERATE_ONLY, REPLACE_ONE, List.of(
           YeShokriCommon.STRONGLY_CONVEX, YeShokriCommon.FIXED, YeShokriCommon.PLAIN)),
   KONG_RIBERO("kong-ribero", KongRiberoAccountant.NAME, "Kong & Ribero 2025, Thm 2.2 eq. (16) / Thm 2.3 eqs."
-      + " (17), (19) (digest 004)", LAST_ITERATE_ONLY, REPLACE_ONE, List.of(
+      + " (17), (19) (docs/accountants.md#kong-ribero)", LAST_ITERATE_ONLY, REPLACE_ONE, List.of(
           "every per-example loss m-weakly convex and M-smooth (user-asserted; a ReLU network is not smooth)",
           "lambda <= 1/(2(m+M)) with clipping, <= 1/(m+M) with an asserted gradient bound",
           "fixed cyclic order of k/b batches; noise on every parameter; only X_T released")),
   SHIFTED_INTERPOLATION_GD("shifted-interpolation --algorithm gd", ShiftedInterpolationNoisyGdAccountant.NAME,
-      "Bok, Su & Altschuler 2024, Thm 4.1-4.3 / C.7 (digest 002)", LAST_ITERATE_ONLY, REPLACE_ONE, List.of(
+      "Bok, Su & Altschuler 2024, Thm 4.1-4.3 / C.7 (docs/accountants.md#shifted-interpolation)", LAST_ITERATE_ONLY, REPLACE_ONE, List.of(
           ShiftedInterpolationCommon.LOSS, "full-batch gradient at every step", ShiftedInterpolationCommon.NOISE)),
   SHIFTED_INTERPOLATION_CGD("shifted-interpolation --algorithm cgd", ShiftedInterpolationCyclicAccountant.NAME,
-      "Bok, Su & Altschuler 2024, Thm 4.4-4.6 (digest 002)", LAST_ITERATE_ONLY, REPLACE_ONE, List.of(
+      "Bok, Su & Altschuler 2024, Thm 4.4-4.6 (docs/accountants.md#shifted-interpolation)", LAST_ITERATE_ONLY, REPLACE_ONE, List.of(
           ShiftedInterpolationCommon.LOSS, "fixed partition into n/b batches, same order every epoch",
           ShiftedInterpolationCommon.NOISE)),
   PABI("pabi", PabiAccountant.NAME, PabiAccountant.THEOREM, LAST_ITERATE_ONLY, REPLACE_ONE, List.of(

@@ -38,7 +38,7 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
 import picocli.CommandLine;
 
 /**
- * {@code dp4j train --model softmax --sampler shuffle-once}: Ye &amp; Shokri's Algorithm 3 (digest 000 §1) on
+ * {@code dp4j train --model softmax --sampler shuffle-once}: Ye &amp; Shokri's Algorithm 3 (docs/accountants.md#ye-shokri) on
  * MNIST pixels: features clipped to L, L2 λ on weights and bias, per-example clipping C, plain SGD, a secret
  * shuffle-once partition. The {@link SoftmaxRegressionCertificate} derives Cor. 6.3's constants from this
  * configuration, so the ledger reports, per epoch, the composition ε (every iterate released) and a

@@ -19,11 +19,11 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code dp4j account dp-mbcd}: hidden-state RDP of DP-MBCD (Chen &amp; Liu 2025, Thm 4.6 as the corrected step
- * recursion of digest 003 §3.11), with the LSI constant and cumulative RDP after every epoch.
+ * recursion of docs/errata.md#dp-mbcd-step-recursion), with the LSI constant and cumulative RDP after every epoch.
  */
 @Command(name = "dp-mbcd", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Hidden-state privacy of DP-MBCD (Chen & Liu 2025, Thm 4.6 / Cor. 4.5 / Lemma C.3, corrected"
-        + " step recursion of digest 003).",
+        + " step recursion of docs/errata.md#dp-mbcd-step-recursion).",
         "Each released block gets theta <- Prox(theta - eta*grad + N(0, 2*eta*o*I)) once per batch; one secret"
             + " permutation split into N = floor(n/b) batches, visited in the same order every epoch.",
         "Neighbours: replace one record. Threat model: only the last iterate released.",
@@ -72,7 +72,7 @@ final class DpMbcdAccountCommand extends HiddenStateAccountCommand<DpMbcdAccount
   int blocks;
 
   @Option(names = "--mode", paramLabel = "safe|paper", defaultValue = "safe",
-      description = "safe (default): contraction exponent 1; paper: 1/L_T^2 as printed (digest 003 P5).")
+      description = "safe (default): contraction exponent 1; paper: 1/L_T^2 as printed (docs/errata.md#dp-mbcd-lipschitz-t).")
   DpMbcdMode mode;
 
   /** Epochs shown in the per-epoch table: every epoch up to {@value #ALL_ROWS_UP_TO}, then a summary. */

@@ -4,7 +4,7 @@ import org.dp4j.accounting.hiddenstate.DpMbcdMode;
 import org.dp4j.mbcd.BatchReduction;
 import picocli.CommandLine.Option;
 
-/** The {@code dp4j train} options that only {@code --algorithm dp-mbcd} reads (Chen &amp; Liu; digest 003). */
+/** The {@code dp4j train} options that only {@code --algorithm dp-mbcd} reads (Chen &amp; Liu; docs/accountants.md#dp-mbcd). */
 final class DpMbcdOptions {
   @Option(names = "--noise-variance", paramLabel = "O",
       description = "dp-mbcd: constant noise temperature o; every block gets N(0, 2*eta*o*I) per step (a variance, "
@@ -39,7 +39,7 @@ final class DpMbcdOptions {
   boolean proximalPoint;
 
   @Option(names = "--batch-reduction", paramLabel = "mean|sum",
-      description = "dp-mbcd: block steps on batch means (default; digest 003 P7) or on batch sums as the paper's "
+      description = "dp-mbcd: block steps on batch means (default; docs/errata.md#dp-mbcd-batch-mean) or on batch sums as the paper's "
           + "Eq. 15-17 print them (eta and o then apply to sums: the same run as mean with eta*b and o/b). Safe "
           + "accounting is correct for both; paper mode with sum repeats the paper's understatement and says so.")
   BatchReduction batchReduction;

@@ -44,7 +44,7 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
 import picocli.CommandLine;
 
 /**
- * {@code dp4j train --algorithm dp-mbcd}: DP-MBCD (Chen &amp; Liu 2025, Alg. 4; digest 003) on a lifted
+ * {@code dp4j train --algorithm dp-mbcd}: DP-MBCD (Chen &amp; Liu 2025, Alg. 4; docs/accountants.md#dp-mbcd) on a lifted
  * 784-256-256-10 ReLU MLP ({@code --model mlp}) or a small LeNet-style CNN with average pooling
  * ({@code --model cnn}), MSE output, one secret shuffle-once partition, hidden-state accounting per epoch in
  * the chosen mode and, side by side, in the other mode.
@@ -81,7 +81,7 @@ final class DpMbcdTrainRun {
     boolean cnn = c.model.equalsIgnoreCase("cnn");
     if (o.proximalPoint && mode != DpMbcdMode.PAPER) {
       throw new CommandLine.ParameterException(cmd, "--proximal-point needs --mode paper: its data-dependent, "
-          + "unclipped map is not covered by safe accounting (digest 003 P6, P10)");
+          + "unclipped map is not covered by safe accounting (docs/errata.md#dp-mbcd-sensitivity; docs/threat-models.md#dp-mbcd-auxiliaries)");
     }
     BatchReduction reduction = o.batchReduction != null ? o.batchReduction : BatchReduction.MEAN;
     boolean softmax = softmaxOutput(cmd);
@@ -254,7 +254,7 @@ final class DpMbcdTrainRun {
       r.put("epsilonPaperClaim", perEpoch.get(perEpoch.size() - 1).get("epsilonPaperClaim"));
       r.put("paperClaimNotCertifiedBecause", r.get("epsilonPaperClaim") == null ? null
           : "computed side by side in PAPER mode, which reproduces Chen & Liu's accounting with the paper's "
-              + "constants; not a proven bound (digest 003 P5–P7)");
+              + "constants; not a proven bound (docs/errata.md#dp-mbcd-lipschitz-t, #dp-mbcd-sensitivity, #dp-mbcd-batch-mean)");
     }
     r.put("epochsCompleted", result.epochsCompleted());
     return r;

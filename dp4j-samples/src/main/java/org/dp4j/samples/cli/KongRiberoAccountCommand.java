@@ -10,10 +10,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code dp4j account kong-ribero}: last-iterate RDP of cyclic DP-SGD on weakly convex losses (digest 004). */
+/** {@code dp4j account kong-ribero}: last-iterate RDP of cyclic DP-SGD on weakly convex losses (Kong &amp; Ribero 2025; docs/accountants.md#kong-ribero). */
 @Command(name = "kong-ribero", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Hidden-state privacy of cyclic (prox-)DP-SGD on m-weakly convex, M-smooth losses"
-        + " (Kong & Ribero 2025, Thm 2.2 / 2.3, digest 004).",
+        + " (Kong & Ribero 2025, Thm 2.2 / 2.3, docs/accountants.md#kong-ribero).",
         "X_t = prox(X_{t-1} - lambda*g_t + N(0, sigma^2*I)) over l = k/b fixed batches visited cyclically,"
             + " per-example gradients clipped to C (or bounded by C, --unclipped).",
         "Neighbours: replace one record. Threat model: only the last iterate released. m and M are asserted by"
@@ -65,7 +65,7 @@ final class KongRiberoAccountCommand extends HiddenStateAccountCommand<KongRiber
   String lipschitzVariant;
 
   @Option(names = "--refined-worst-case",
-      description = "Also use the derived worst-position refinement (digest 004 §3.3, not in the paper).")
+      description = "Also use the derived worst-position refinement (Kong & Ribero 2025; docs/errata.md#kong-ribero-theorem-2-3, not in the paper).")
   boolean refinedWorstCase;
 
   @Override

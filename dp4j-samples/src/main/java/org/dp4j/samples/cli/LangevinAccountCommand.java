@@ -7,10 +7,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code dp4j account langevin}: the log-Sobolev bound of full-batch noisy GD (digest 001 §2.5). */
+/** {@code dp4j account langevin}: the log-Sobolev bound of full-batch noisy GD (Boninsegna's survey; docs/accountants.md#langevin-lsi). */
 @Command(name = "langevin", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Hidden-state privacy of full-batch noisy projected GD on a strongly convex smooth loss"
-        + " through the log-Sobolev inequality (Chourasia, Ye & Shokri 2021; digest 001).",
+        + " through the log-Sobolev inequality (Chourasia, Ye & Shokri 2021; Boninsegna's survey; docs/accountants.md#langevin-lsi).",
         "theta <- Proj(theta - (eta/n)*(sum of gradients + N(0, sigma^2*S_g^2*I))); converges to"
             + " 2*alpha/(lambda*eta*sigma^2) as K grows.",
         "Neighbours: replace one record. Threat model: only the last iterate released. lambda and beta are"

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code dp4j experiment madelon}: constant (C) vs linearly decreasing (D) noise for DP-MBCD on the paper's
- * "Madelon" setting (Chen &amp; Liu App. D.2, Table 4; digest 003 §4.3), see {@link MadelonExperiment}.
+ * "Madelon" setting (Chen &amp; Liu App. D.2, Table 4; docs/accountants.md#dp-mbcd), see {@link MadelonExperiment}.
  */
 @Command(name = "madelon", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Constant vs linearly decreasing DP-MBCD noise on synthetic make_classification-style data "
@@ -87,7 +87,7 @@ final class MadelonCommand implements Callable<Integer> {
 
   @Option(names = "--batch-reduction", defaultValue = "mean", paramLabel = "mean|sum",
       description = "Block steps on batch means (default) or on batch sums as the paper's Eq. 15-17 print them "
-          + "(digest 003 P7; safe accounting uses the equivalent mean parameters, paper mode the paper's).")
+          + "(docs/errata.md#dp-mbcd-batch-mean; safe accounting uses the equivalent mean parameters, paper mode the paper's).")
   BatchReduction batchReduction;
 
   @Option(names = "--delta", defaultValue = "1e-5", paramLabel = "D", description = "Delta (default: 1e-5).")
@@ -192,11 +192,11 @@ final class MadelonCommand implements Callable<Integer> {
     s.append(String.format(Locale.ROOT, "RDP at alpha = 2 summed over the %d released blocks; epsilon at delta = %s "
         + "(improved conversion); %s, replace one record; eps (certified) = min(safe hidden state, composition of every "
         + "block step); paper's claim: the paper's L_F = |1 - eta*rho^2|, S_g = rho^2; "
-        + "safe mode: S_g = 2C, L_F = max(|1 - eta*mu|, |1 - eta*(rho^2 + 1 + mu)|); hidden auxiliaries assumed not to leak (digest 003 P10)%n",
+        + "safe mode: S_g = 2C, L_F = max(|1 - eta*mu|, |1 - eta*(rho^2 + 1 + mu)|); hidden auxiliaries assumed not to leak (docs/threat-models.md#dp-mbcd-auxiliaries)%n",
         e.widths().length - 1, delta, ThreatModel.LAST_ITERATE_ONLY.description()));
     if (proximalPoint) {
       s.append("proximal-point block steps: a data-dependent map on unclipped updates, so no safe epsilon; the paper-mode "
-          + "epsilon is the paper's claim, not a certified bound (digest 003 P6, P10)\n");
+          + "epsilon is the paper's claim, not a certified bound (docs/errata.md#dp-mbcd-sensitivity; docs/threat-models.md#dp-mbcd-auxiliaries)\n");
     }
     return s.toString();
   }

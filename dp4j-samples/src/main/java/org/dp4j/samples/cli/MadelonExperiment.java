@@ -29,11 +29,11 @@ import org.nd4j.linalg.dataset.DataSet;
 
 /**
  * Constant vs linearly decreasing noise for DP-MBCD on a lifted ReLU MLP with MSE on one-hot targets, an
- * analogue of Chen &amp; Liu's Table 4 (App. D.2; digest 003 §4.3): for each K and each schedule, train
+ * analogue of Chen &amp; Liu's Table 4 (App. D.2; docs/accountants.md#dp-mbcd): for each K and each schedule, train
  * {@code repeats} times (fresh initial weights, and with secure randomness a fresh secret partition and fresh
  * noise) and report test accuracy mean ± sample std, and the privacy of releasing the final blocks: RDP at
- * α = 2 summed over the released blocks (the paper's "privacy loss", one accountant per block, digest 003
- * §3.10) and ε at δ, both in PAPER mode (the paper's constants) and SAFE mode (certified constants).
+ * α = 2 summed over the released blocks (the paper's "privacy loss", one accountant per block,
+ * Chen &amp; Liu 2025; docs/errata.md#dp-mbcd-block-composition) and ε at δ, both in PAPER mode (the paper's constants) and SAFE mode (certified constants).
  * Privacy depends only on the mechanism, so it is the same for every repetition.
  *
  * <pre>{@code
@@ -50,7 +50,7 @@ final class MadelonExperiment {
       return new Schedule("C", "constant o=" + o, k -> NoiseTemperatureSchedule.constant(o));
     }
 
-    /** The paper's D schedule: o(k) = last + decrement·(K − 1 − k), k = 0..K−1 (digest 003 P14). */
+    /** The paper's D schedule: o(k) = last + decrement·(K − 1 − k), k = 0..K−1 (docs/threat-models.md#data-independent-choices). */
     static Schedule decreasing(double last, double decrement) {
       return new Schedule("D", "o(k)=" + last + "+" + decrement + "*(K-1-k)",
           k -> NoiseTemperatureSchedule.decreasingTo(last, decrement, k));
@@ -225,7 +225,7 @@ final class MadelonExperiment {
     return Math.sqrt(Arrays.stream(v).map(x -> (x - m) * (x - m)).sum() / (v.length - 1));
   }
 
-  /** Builder with the paper's App. D.2 settings as defaults (digest 003 §4.3). */
+  /** Builder with the paper's App. D.2 settings as defaults (Chen &amp; Liu 2025; docs/accountants.md#dp-mbcd). */
   static final class Builder {
     private final LabelledVectors train;
     private final LabelledVectors test;
@@ -287,7 +287,7 @@ final class MadelonExperiment {
       return this;
     }
 
-    /** MEAN (default) or the paper's printed batch sums (digest 003 P7). */
+    /** MEAN (default) or the paper's printed batch sums (docs/errata.md#dp-mbcd-batch-mean). */
     Builder batchReduction(BatchReduction r) {
       this.reduction = checkNotNull(r, "reduction");
       return this;

@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dp4j nmf}: DP-NMF (Chen &amp; Liu Alg. 3 with digest 003's corrections) on the synthetic problem of
+ * {@code dp4j nmf}: DP-NMF (Chen &amp; Liu Alg. 3 with the corrections of docs/errata.md#dp-mbcd-nmf) on the synthetic problem of
  * Xu &amp; Yin 2013 / Chen &amp; Liu D.1.1, next to non-private mini-batch BCD with the same settings.
  */
 @Command(name = "nmf", mixinStandardHelpOptions = true, sortOptions = false,
@@ -69,7 +69,7 @@ final class NmfCommand implements Callable<Integer> {
 
   @Option(names = "--step-rule", defaultValue = "curvature", paramLabel = "curvature|fixed",
       description = "curvature (default, the paper's): steps eta*min(1, KAPPA/||H||), H the block Hessian; the "
-          + "step depends on the data, which the accounting does not cover (digest 003 P9). fixed: steps eta, "
+          + "step depends on the data, which the accounting does not cover (docs/errata.md#dp-mbcd-hessian-clipping). fixed: steps eta, "
           + "stable only if eta*||H|| <= 2.")
   String stepRule;
 

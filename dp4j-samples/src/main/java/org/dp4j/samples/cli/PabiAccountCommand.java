@@ -7,10 +7,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code dp4j account pabi}: privacy amplification by iteration for cyclic noisy SGD (digest 001 §2.4). */
+/** {@code dp4j account pabi}: privacy amplification by iteration for cyclic noisy SGD (Boninsegna's survey; docs/errata.md#pabi-corrected). */
 @Command(name = "pabi", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Hidden-state privacy of noisy SGD over fixed disjoint batches by privacy amplification by"
-        + " iteration (Feldman et al. 2018 Thm 22, corrected as in digest 001), worst batch position.",
+        + " iteration (Feldman et al. 2018 Thm 22, corrected as in docs/errata.md#pabi-corrected), worst batch position.",
         "theta <- theta - (eta/B)*(sum of gradients + N(0, 4*sigma^2*L^2*I)), Q = n/B batches visited cyclically,"
             + " no clipping.",
         "Neighbours: replace one record. Threat model: only the last iterate released. Convexity, beta and L are"

@@ -9,10 +9,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code dp4j account shifted-interpolation}: μ-GDP of the last iterate of noisy (cyclic) GD (digest 002). */
+/** {@code dp4j account shifted-interpolation}: μ-GDP of the last iterate of noisy (cyclic) GD (Bok, Su &amp; Altschuler 2024; docs/accountants.md#shifted-interpolation). */
 @Command(name = "shifted-interpolation", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Hidden-state Gaussian DP of noisy gradient descent by shifted interpolation (Bok, Su &"
-        + " Altschuler 2024; digest 002): --algorithm gd (full batch, Thm 4.1-4.3) or cgd (cyclic batches,"
+        + " Altschuler 2024; docs/accountants.md#shifted-interpolation): --algorithm gd (full batch, Thm 4.1-4.3) or cgd (cyclic batches,"
         + " Thm 4.4-4.6).",
         "X <- Proj(X - eta*(mean gradient + N(0, sigma^2*I))). The smallest applicable mu is reported; epsilon by"
             + " the exact mu-GDP conversion.",

@@ -13,10 +13,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code dp4j account ye-shokri}: the last-iterate bounds of Ye &amp; Shokri 2022 (digest 000). */
+/** {@code dp4j account ye-shokri}: the last-iterate bounds of Ye &amp; Shokri 2022 (docs/accountants.md#ye-shokri). */
 @Command(name = "ye-shokri", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Hidden-state privacy of noisy mini-batch gradient descent on a smooth (strongly) convex loss"
-        + " (Ye & Shokri 2022, digest 000).",
+        + " (Ye & Shokri 2022, docs/accountants.md#ye-shokri).",
         "theta <- theta - eta*(batch-mean gradient) + N(0, 2*eta*sigma^2*I); m = floor(n/b) steps per epoch.",
         "Theorems: convex-fixed-batch (Thm 4.3, convex), fixed-batch (Thm 4.4), shuffle (Thm 5.2, shuffle once),"
             + " without-replacement (Thm 5.3, fresh batch each step), naive-baseline (Thm 4.5).",

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code dp4j train --algorithm dp-mbcd} and {@code dp4j nmf}. The training runs use the real MNIST files when
  * {@code scripts/fetch-data.sh} has filled {@code .cache/data} (skipped otherwise), on 4 training images so that
- * the ledger meets digest 003 §5.2 (n = 4, b = 2, η = 0.1, o = 0.01, L_F = 0.9, S_g = 1, K = 2) for each of the
+ * the ledger meets docs/accountants.md#dp-mbcd (n = 4, b = 2, η = 0.1, o = 0.01, L_F = 0.9, S_g = 1, K = 2) for each of the
  * three blocks of the 784-256-256-10 MLP: ε after the improved conversion at δ = 1e-5 over the default order grid,
- * computed with mpmath from the digest's G = [0.2796961326, 0.625] (K = 1) and [0.6028833692, 0.9965633997]
+ * computed with mpmath from the independently computed G = [0.2796961326, 0.625] (K = 1) and [0.6028833692, 0.9965633997]
  * (K = 2) with RDP summed over the three blocks: 9.4995021086 (α = 3.2) and 12.812831651 (α = 2.8).
  */
 class DpMbcdCommandsTest {
@@ -88,7 +88,7 @@ class DpMbcdCommandsTest {
   @Test
   void batchSumsAreAccountedAsTheEquivalentMeanRunInSafeModeAndFlaggedInPaperMode() throws Exception {
     // SUM with η = 0.05, o = 0.02 at b = 2 is the MEAN run η = 0.1, o = 0.01 of the test above: with μ = 1 safe
-    // mode gives digest 003 §5.2's ε again; paper mode keeps η = 0.05, o = 0.02 and so reports another number
+    // mode gives the ε of docs/accountants.md#dp-mbcd again; paper mode keeps η = 0.05, o = 0.02 and so reports another number
     Path data = mnist();
     assumeTrue(data != null, "no .cache/data/mnist: run scripts/fetch-data.sh");
     Path report = tmp.resolve("sum.json");
@@ -120,7 +120,7 @@ class DpMbcdCommandsTest {
   @Test
   void cnnRunsWithThreeReleasedBlocksAndTheSameLedger() throws Exception {
     // conv, dense and output blocks: in paper mode the constants (η, ρ, o, b, N) are those of the MLP test, so the
-    // ledger is again the digest 003 §5.2 vector summed over three blocks
+    // ledger is again the docs/accountants.md#dp-mbcd vector summed over three blocks
     Path report = tmp.resolve("c.json");
     CliRun r = train("--model", "cnn", "--mode", "paper", "--report", report.toString());
     assertThat(r.status()).as(r.err()).isZero();
@@ -162,8 +162,8 @@ class DpMbcdCommandsTest {
     JsonNode j = JSON.readTree(r.out());
     assertThat(j.get("relativeError").asDouble()).isBetween(0.0, 2.0);
     assertThat(j.get("relativeErrorNonPrivate").asDouble()).isBetween(0.0, 2.0);
-    assertThat(j.get("paperClaimNotCertifiedBecause").asText()).contains("P9");
-    // Y alone: N = 4 batches of b = 10, η = 0.1, o = 0.01, S_g = 2C = 1, L_F = L_T = 1, K = 2: the digest 003 §3.11
+    assertThat(j.get("paperClaimNotCertifiedBecause").asText()).contains("dp-mbcd-hessian-clipping");
+    // Y alone: N = 4 batches of b = 10, η = 0.1, o = 0.01, S_g = 2C = 1, L_F = L_T = 1, K = 2: the docs/errata.md#dp-mbcd-step-recursion
     // recursion run in mpmath (Δ = 0.025; G = [0.01953125, 0.02625, 0.0328125, 0.0392857143]) and the improved
     // conversion at δ = 1e-5 over the default order grid give ε = 1.0699211991 at α = 16: curvature-scaled steps
     // are not covered, so this is the paper's claim

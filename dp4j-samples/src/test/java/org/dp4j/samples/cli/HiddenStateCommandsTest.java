@@ -12,9 +12,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The hidden-state commands reproduce the digests' test vectors (digest 000 §5 Ye–Shokri, 001 §3.5–3.6 PABI and
- * Langevin, 002 §4.1/§4.6 shifted interpolation, 003 §5 DP-MBCD, 004 §5.2 Kong–Ribero; float64 values computed by
- * the digest authors) and refuse bad input with exit 2 and one line.
+ * The hidden-state commands reproduce independently computed reference values (docs/accountants.md: Ye–Shokri, PABI and
+ * Langevin, shifted interpolation, DP-MBCD, Kong–Ribero; float64 values computed
+ * separately from the papers' formulas) and refuse bad input with exit 2 and one line.
  */
 class HiddenStateCommandsTest {
   private static final ObjectMapper JSON = new ObjectMapper();

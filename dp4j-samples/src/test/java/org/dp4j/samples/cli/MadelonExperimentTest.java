@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link MadelonExperiment} and {@code dp4j experiment madelon}. Privacy at the paper's full setting is checked
- * against digest 003 §5.5 (one block: n = 4800, b = 960, η = 0.05, L_F = 0.95, L_T = 1, S_g = 1, α = 2); in paper
+ * against docs/accountants.md#dp-mbcd (one block: n = 4800, b = 960, η = 0.05, L_F = 0.95, L_T = 1, S_g = 1, α = 2); in paper
  * mode all five blocks of 20-200-200-200-200-5 have these constants (ρ = 1 for every x_d, inputs included), so
- * the summed RDP is five times the digest's. Training runs use a tiny configuration with seeded noise.
+ * the summed RDP is five times the one-block reference value. Training runs use a tiny configuration with seeded noise.
  */
 class MadelonExperimentTest {
   private static final LabelledVectors MADELON = SyntheticClassification.madelonLike().build().generate();
@@ -37,7 +37,7 @@ class MadelonExperimentTest {
     MadelonExperiment e = papers().build();
     MadelonExperiment.Schedule c = e.schedules().get(0);
     MadelonExperiment.Schedule d = e.schedules().get(1);
-    // digest 003 §5.5: constant o = 0.005 and the D schedule, ε_K(2) of one block, 7 significant digits
+    // Chen & Liu 2025; docs/accountants.md#dp-mbcd: constant o = 0.005 and the D schedule, ε_K(2) of one block, 7 significant digits
     assertThat(e.privacy(10, c).rdp2PaperClaim()).isCloseTo(5 * 1.264792e-5, within(5 * 1e-11));
     assertThat(e.privacy(40, c).rdp2PaperClaim()).isCloseTo(5 * 1.326766e-5, within(5 * 1e-11));
     assertThat(e.privacy(10, d).rdp2PaperClaim()).isCloseTo(5 * 3.072370e-5, within(5 * 1e-11));
@@ -61,7 +61,7 @@ class MadelonExperimentTest {
       assertThat(ph.epsilonSafe()).isLessThanOrEqualTo(pd.epsilonSafe());
       assertThat(pd.rdp2PaperClaim()).isGreaterThan(e.privacy(k, c).rdp2PaperClaim());
     }
-    // constant noise: non-decreasing in K (digest 003 §4.5); safe (L_F = 1) ≥ paper (L_F = 0.95) at equal
+    // constant noise: non-decreasing in K (Chen & Liu 2025; docs/accountants.md#dp-mbcd); safe (L_F = 1) ≥ paper (L_F = 0.95) at equal
     // S_g = 2C = ρ² = 1, because every λ_t is non-decreasing in L_F
     double previous = 0;
     for (int k : new int[] {10, 20, 30, 40}) {
@@ -134,7 +134,7 @@ class MadelonExperimentTest {
 
   @Test
   void batchSumsGiveTheSafeEpsilonOfTheEquivalentMeanRun() throws Exception {
-    // b = 32: SUM with η = 0.05 and o is the MEAN run with η = 1.6 and o/32 (digest 003 P7)
+    // b = 32: SUM with η = 0.05 and o is the MEAN run with η = 1.6 and o/32 (docs/errata.md#dp-mbcd-batch-mean)
     String[] common = {"experiment", "madelon", "--samples", "200", "--batch-size", "32", "--hidden", "8", "--epochs",
         "2", "--repeats", "1", "--insecure-seed", "5", "--json", "--noise-decrement", "0"};
     List<String> sum = new ArrayList<>(List.of(common));

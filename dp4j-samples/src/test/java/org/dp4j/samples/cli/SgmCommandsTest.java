@@ -17,7 +17,7 @@ class SgmCommandsTest {
     CliRun r = CliRun.of("account", "sgm", "--epochs", "60", "--dataset-size", "60000", "--batch-size", "256",
         "--noise-multiplier", "1.1", "--delta", "1e-5");
     assertThat(r.status()).isZero();
-    // anchors.md: q = 256/60000, z = 1.1, T = 14063, δ = 1e-5 → ε ≈ 2.5967 at α ≈ 8.1
+    // docs/accountants.md#sampled-gaussian-rdp: q = 256/60000, z = 1.1, T = 14063, δ = 1e-5 → ε ≈ 2.5967 at α ≈ 8.1
     assertThat(r.out()).contains("epsilon = 2.5966", "optimal order 8.1", "add/remove one record",
         "all iterates released", "steps = 14063");
     assertThat(r.err()).isEmpty();

@@ -19,7 +19,7 @@ class SgmPldCommandsTest {
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode j = JSON.readTree(r.out());
     // independent numpy sandwich (dp4j-core/src/test/python/pld_reference.py): 2.37817 ≤ ε ≤ 2.38521;
-    // RDP gives 2.5967 (anchors.md)
+    // RDP gives 2.5967 (docs/accountants.md#sampled-gaussian-rdp)
     assertThat(j.get("epsilon").asDouble()).isBetween(2.3781739785557914, 2.39);
     assertThat(j.get("epsilonLower").asDouble()).isBetween(2.36, 2.3852054861562486);
     assertThat(j.get("epsilonErrorBound").asDouble()).isPositive().isLessThan(0.015);
