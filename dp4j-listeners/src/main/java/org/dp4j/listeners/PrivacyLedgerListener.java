@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Consumer;
 import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.optimize.api.BaseTrainingListener;
 import org.dp4j.accounting.Orders;
@@ -214,14 +215,17 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
   }
 
   private void inspectListeners(Model model) {
+    java.util.Collection<org.deeplearning4j.optimize.api.TrainingListener> listeners;
     if (model instanceof MultiLayerNetwork net) {
       PlainSgdCheck.whyNotPlainSgd(net).ifPresent(ledger::voidHiddenState);
-    } else if (model instanceof PrivateTraining graph) {
-      PlainSgdCheck.whyNotPlainSgd(graph.dpSgd()).ifPresent(ledger::voidHiddenState);
+      listeners = net.getListeners();
+    } else if (model instanceof ComputationGraph graph && model instanceof PrivateTraining privateGraph) {
+      PlainSgdCheck.whyNotPlainSgd(privateGraph.dpSgd()).ifPresent(ledger::voidHiddenState);
+      listeners = graph.getListeners();
     } else {
       return;
     }
-    HiddenStateLeakDetector.Findings f = HiddenStateLeakDetector.inspect(model.getListeners());
+    HiddenStateLeakDetector.Findings f = HiddenStateLeakDetector.inspect(listeners);
     if (f.voidsHiddenState()) {
       ledger.voidHiddenState("listener(s) " + String.join(", ", f.leaking())
           + " release intermediate parameters or training metrics");

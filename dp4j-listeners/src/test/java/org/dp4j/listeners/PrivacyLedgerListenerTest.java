@@ -100,7 +100,7 @@ class PrivacyLedgerListenerTest {
         .budget(new PrivacyBudget(budget, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build();
   }
 
-  private static PrivacyLedger withHiddenState() {
+  static PrivacyLedger withHiddenState() {
     return PrivacyLedger.builder().accountant(new CompositionStepAccountant(SGM, Orders.DEFAULT))
         .accountant(new PrivacyLedgerTestSupport.ConstantHiddenState()).delta(1e-5).build();
   }
