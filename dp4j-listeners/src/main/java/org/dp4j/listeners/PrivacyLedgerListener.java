@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A DL4J {@code TrainingListener} that keeps the {@link PrivacyLedger} of a {@link PrivateMultiLayerNetwork} (or a
- * {@link org.dp4j.training.PrivateComputationGraph}) trained with DL4J's own {@code fit}: one accounted step per private update, one ledger row per epoch, and a hard stop
+ * {@link org.dp4j.training.PrivateComputationGraph}) trained with DL4J's own {@code fit}: one accounted step per
+ * private update, one ledger row per epoch, and a hard stop
  * before the update that would exceed the budget.
  *
  * <pre>{@code
@@ -183,7 +184,8 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
     if (!(model instanceof PrivateTraining net)) {
       throw new IllegalStateException(String.format("PrivacyLedgerListener accounts the steps of a private network "
           + "(PrivateMultiLayerNetwork or PrivateComputationGraph, built by DpSgdSetup.privateNetwork or "
-          + "privateGraph); this %s takes non-private steps and would be reported with an epsilon it does not have. DpSgdTrainer keeps its own ledger (use its onEpoch "
+          + "privateGraph); this %s takes non-private steps and would be reported with an epsilon it does not have. "
+          + "DpSgdTrainer keeps its own ledger (use its onEpoch "
           + "callback instead of this listener)", model.getClass().getSimpleName()));
     }
     checkArgument(network == null, "this listener already accounts another network");

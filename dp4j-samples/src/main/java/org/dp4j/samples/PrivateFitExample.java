@@ -97,7 +97,7 @@ public final class PrivateFitExample {
     }
     LabelledImages train = MnistLoader.load(dir, MnistSplit.TRAIN);
     DataSet test = MnistLoader.load(dir, MnistSplit.TEST).toDataSet(DataType.FLOAT);
-    java.io.PrintStream log = json ? null : out;
+    java.io.PrintStream log = json ? System.err : out;   // progress; with --json stdout has the JSON object only
 
     DpSgdSetup setup = setup(train.size(), settings, e);
     Nesterovs base = new Nesterovs(settings.learningRate(), settings.momentum());
