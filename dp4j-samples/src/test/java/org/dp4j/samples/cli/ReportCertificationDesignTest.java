@@ -190,9 +190,10 @@ class ReportCertificationDesignTest {
       }
     }
     // LedgerReport: the certified ε and the budget's ε; GuaranteeReport: null unless certified; MadelonCommand's
-    // rows and DpMbcdTrainRun's per-epoch rows: the certified ε next to "certified"
+    // rows and DpMbcdTrainRun's per-epoch rows: the certified ε next to "certified"; PrivateFitExample: the privacy
+    // listener's ε (its ledger's bound for the run, with δ, neighbours and threat model), the JSON contract
     assertThat(writers).containsOnly("LedgerReport.java", "GuaranteeReport.java", "MadelonCommand.java",
-        "DpMbcdTrainRun.java");
+        "DpMbcdTrainRun.java", "PrivateFitExample.java");
   }
 
   private static Path mnist() {
