@@ -26,6 +26,7 @@ class LedgerCheckpointTest {
         .delta(1e-5).budget(new PrivacyBudget(50, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build();
   }
 
+  /** n epochs of q = 0.2 over 10 records: 5 steps each. */
   private static void epochs(MultiLayerNetwork net, int n) {
     net.fit(PrivacyLedgerListenerTest.train(10, 2), n);
   }
@@ -86,14 +87,14 @@ class LedgerCheckpointTest {
   @Test
   void savesIntoAMissingFolderAndReadsTheBinding(@TempDir File dir) {
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    MultiLayerNetwork net = net(1.2);
     net.setListeners(new PrivacyLedgerListener(l));
     epochs(net, 2);
     File file = new File(dir, "new/sub/ckpt.zip");
     LedgerCheckpoint.save(net, l, file, true, java.util.Map.of("--model", "mlp"));
     LedgerCheckpoint.Contents c = LedgerCheckpoint.read(file);
-    assertThat(c.iterationCount()).isEqualTo(6);
-    assertThat(c.ledger().steps()).isEqualTo(6);
+    assertThat(c.iterationCount()).isEqualTo(10);
+    assertThat(c.ledger().steps()).isEqualTo(10);
     assertThat(c.ledger().epochs()).containsExactly(1, 2);
     assertThat(c.settings()).containsExactly(java.util.Map.entry("--model", "mlp"));
     assertThat(c.sha256()).containsKeys("configuration.json", "coefficients.bin")
@@ -111,7 +112,7 @@ class LedgerCheckpointTest {
   @Test
   void aLedgerFromAnEarlierEpochIsRefused(@TempDir File dir) throws Exception {
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    MultiLayerNetwork net = net(1.2);
     net.setListeners(new PrivacyLedgerListener(l));
     epochs(net, 1);
     File early = new File(dir, "epoch1.zip");
@@ -119,29 +120,29 @@ class LedgerCheckpointTest {
     epochs(net, 2);
     File late = new File(dir, "epoch3.zip");
     LedgerCheckpoint.save(net, l, late, false);
-    assertThat(LedgerCheckpoint.readState(early).steps()).isEqualTo(3);
-    assertThat(LedgerCheckpoint.readState(late).steps()).isEqualTo(9);
+    assertThat(LedgerCheckpoint.readState(early).steps()).isEqualTo(5);
+    assertThat(LedgerCheckpoint.readState(late).steps()).isEqualTo(15);
 
     File rolledBack = new File(dir, "rolled-back.zip");
     CheckpointSurgery.replaceEntry(late, early, LedgerCheckpoint.ENTRY, rolledBack);
     PrivacyLedger fresh = ledger(1.2);
     assertThatThrownBy(() -> LedgerCheckpoint.restore(rolledBack, fresh))
         .isInstanceOf(InvalidCheckpointException.class)
-        .hasMessageContaining("accounts 3 private updates").hasMessageContaining("took 9")
+        .hasMessageContaining("accounts 5 private updates").hasMessageContaining("took 15")
         .hasMessageContaining("another point of the run");
     assertThat(fresh.steps()).isZero();
     // The untouched checkpoints still resume.
-    assertThat(LedgerCheckpoint.restore(late, ledger(1.2)).getIterationCount()).isEqualTo(9);
+    assertThat(LedgerCheckpoint.restore(late, ledger(1.2)).getIterationCount()).isEqualTo(15);
   }
 
   @Test
   void aLedgerWithFewerStepsThanTheModelIsRefused(@TempDir File dir) throws Exception {
     PrivacyLedger zero = ledger(1.2);
-    MultiLayerNetwork untrained = PrivacyLedgerListenerTest.smallNet();
+    MultiLayerNetwork untrained = net(1.2);
     File empty = new File(dir, "empty.zip");
     LedgerCheckpoint.save(untrained, zero, empty, false);
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    MultiLayerNetwork net = net(1.2);
     net.setListeners(new PrivacyLedgerListener(l));
     epochs(net, 2);
     File trained = new File(dir, "trained.zip");
@@ -150,7 +151,7 @@ class LedgerCheckpointTest {
     CheckpointSurgery.replaceEntry(trained, empty, LedgerCheckpoint.ENTRY, mixed);
     assertThatThrownBy(() -> LedgerCheckpoint.restore(mixed, ledger(1.2)))
         .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("accounts 0 private updates")
-        .hasMessageContaining("took 6");
+        .hasMessageContaining("took 10");
   }
 
   @Test
@@ -158,7 +159,7 @@ class LedgerCheckpointTest {
     File[] runs = new File[2];
     for (int run = 0; run < 2; run++) {
       PrivacyLedger l = ledger(1.2);
-      MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+      MultiLayerNetwork net = net(1.2);
       net.setListeners(new PrivacyLedgerListener(l));
       epochs(net, 1 + run);
       if (run == 0) {
@@ -178,11 +179,11 @@ class LedgerCheckpointTest {
 
   @Test
   void aModelWhoseIterationCountDisagreesWithItsLedgerCannotBeSaved(@TempDir File dir) {
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
-    epochs(net, 1); // trained without the ledger listener: 3 iterations, 0 accounted updates
+    MultiLayerNetwork net = net(1.2);
+    epochs(net, 1); // trained without the ledger listener: 5 iterations, 0 accounted updates
     assertThatThrownBy(() -> LedgerCheckpoint.save(net, ledger(1.2), new File(dir, "x.zip"), true))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("accounts 0 private updates")
-        .hasMessageContaining("iteration count is 3");
+        .hasMessageContaining("iteration count is 5");
     assertThat(dir.listFiles()).isEmpty();
   }
 
@@ -220,7 +221,7 @@ class LedgerCheckpointTest {
   @Test
   void anEntryDl4jWouldDeserializeIsRefusedBeforeDl4jSeesIt(@TempDir File dir) throws Exception {
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    MultiLayerNetwork net = net(1.2);
     net.setListeners(new PrivacyLedgerListener(l));
     epochs(net, 1);
     File good = new File(dir, "good.zip");
@@ -252,7 +253,7 @@ class LedgerCheckpointTest {
         .isInstanceOf(InvalidCheckpointException.class).hasMessageContaining("not a zip file");
 
     PrivacyLedger l = ledger(1.2);
-    MultiLayerNetwork net = PrivacyLedgerListenerTest.smallNet();
+    MultiLayerNetwork net = net(1.2);
     File good = new File(dir, "good.zip");
     LedgerCheckpoint.save(net, l, good, true);
     File bad = new File(dir, "bad.zip");
