@@ -27,6 +27,15 @@ public final class FrozenLayers {
         || layer instanceof org.deeplearning4j.nn.layers.FrozenLayerWithBackprop;
   }
 
+  /**
+   * Whether the graph vertex's parameters are frozen: a {@code FrozenVertex}, or a layer vertex whose layer is
+   * frozen ({@code setFeatureExtractor} on a graph wraps layers in {@code FrozenLayer}).
+   */
+  public static boolean isFrozen(org.deeplearning4j.nn.graph.vertex.GraphVertex vertex) {
+    return vertex instanceof org.deeplearning4j.nn.graph.vertex.impl.FrozenVertex
+        || vertex.hasLayer() && LayerRules.isFrozen(vertex.getLayer());
+  }
+
   /** Whether errors propagate through the frozen network layer to the layers below it. */
   static boolean passesErrorsBack(org.deeplearning4j.nn.api.Layer layer) {
     return layer instanceof org.deeplearning4j.nn.layers.FrozenLayerWithBackprop;

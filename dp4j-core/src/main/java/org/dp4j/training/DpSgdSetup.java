@@ -4,10 +4,16 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.conf.layers.Layer;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpConversion;
@@ -150,13 +156,64 @@ public final class DpSgdSetup {
     return net;
   }
 
+  /**
+   * A {@link PrivateComputationGraph} from an ordinary graph configuration (not yet private), as
+   * {@link #privateNetwork(MultiLayerConfiguration)} does for a {@code MultiLayerNetwork}: every trainable layer's
+   * updater wrapped in this setup's {@link DpSgd}.
+   *
+   * <pre>{@code
+   * PrivateComputationGraph graph = setup.privateGraph(graphConf);   // graphConf: e.g. Sgd(0.1) everywhere
+   * graph.fit(SampledDataSetIterator.poisson(IndexedData.of(trainSet), setup.expectedBatchSize()), epochs);
+   * }</pre>
+   */
+  public PrivateComputationGraph privateGraph(ComputationGraphConfiguration conf) {
+    PrivateComputationGraph graph = new PrivateComputationGraph(privateConfiguration(conf));
+    graph.init();
+    return graph;
+  }
+
+  /**
+   * A private copy of a pretrained graph that <b>keeps its weights</b>, as {@link #privateNetwork(MultiLayerNetwork)}
+   * does: frozen vertices stay frozen, fresh updater state, counts 0. A graph that is already private is refused:
+   * continue it with {@link PrivateComputationGraph#resume} and its restored ledger.
+   *
+   * <pre>{@code
+   * ComputationGraph tuned = new TransferLearning.GraphBuilder(pretrained).setFeatureExtractor("conv").build();
+   * PrivateComputationGraph graph = setup.privateGraph(tuned);   // vertices above "conv" trained privately
+   * }</pre>
+   */
+  public PrivateComputationGraph privateGraph(ComputationGraph pretrained) {
+    checkArgument(pretrained.params() != null, "the pretrained graph must be initialised");
+    ComputationGraphConfiguration conf = privateConfiguration(pretrained.getConfiguration());
+    conf.setIterationCount(0);
+    conf.setEpochCount(0);
+    PrivateComputationGraph graph = new PrivateComputationGraph(conf);
+    graph.init(pretrained.params().dup(), false);
+    return graph;
+  }
+
   private MultiLayerConfiguration privateConfiguration(MultiLayerConfiguration conf) {
     MultiLayerConfiguration copy = conf.clone();
+    privatise(copy.getConfs().stream().map(NeuralNetConfiguration::getLayer).collect(Collectors.toList()));
+    return copy;
+  }
+
+  private ComputationGraphConfiguration privateConfiguration(ComputationGraphConfiguration conf) {
+    ComputationGraphConfiguration copy = conf.clone();
+    // A FrozenVertex wraps its layer vertex: it is not a LayerVertex, so its layer keeps its updater (not trained).
+    privatise(copy.getVertices().values().stream().filter(v -> v instanceof LayerVertex)
+        .map(v -> ((LayerVertex) v).getLayerConf().getLayer()).collect(Collectors.toList()));
+    return copy;
+  }
+
+  /** Wraps the one base updater of the trainable layers (frozen wrappers are not {@code BaseLayer}s) in DpSgd. */
+  private void privatise(List<Layer> layers) {
     IUpdater base = null;
-    for (NeuralNetConfiguration layerConf : copy.getConfs()) {
-      if (layerConf.getLayer() instanceof BaseLayer layer) {
+    for (Layer l : layers) {
+      if (l instanceof BaseLayer layer) {
         checkArgument(!(layer.getIUpdater() instanceof DpSgd), "configuration is already private: %s; to continue "
-            + "a private network use PrivateMultiLayerNetwork.resume with its restored ledger", layer.getIUpdater());
+            + "a private network use PrivateMultiLayerNetwork.resume (PrivateComputationGraph.resume) with its "
+            + "restored ledger", layer.getIUpdater());
         checkArgument(base == null || base.equals(layer.getIUpdater()),
             "all layers must share one base updater: %s vs %s", base, layer.getIUpdater());
         checkArgument(layer.getBiasUpdater() == null || layer.getBiasUpdater().equals(layer.getIUpdater()),
@@ -166,13 +223,12 @@ public final class DpSgdSetup {
     }
     checkArgument(base != null, "the configuration has no trainable layer with parameters");
     DpSgd dp = updater(base);
-    for (NeuralNetConfiguration layerConf : copy.getConfs()) {
-      if (layerConf.getLayer() instanceof BaseLayer layer) {
+    for (Layer l : layers) {
+      if (l instanceof BaseLayer layer) {
         layer.setIUpdater(dp);
         layer.setBiasUpdater(null);
       }
     }
-    return copy;
   }
 
   /** The composition method used for calibration and the budget (PLD unless the builder chose RDP). */

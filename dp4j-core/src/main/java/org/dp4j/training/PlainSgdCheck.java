@@ -30,7 +30,8 @@ public final class PlainSgdCheck {
     return Optional.empty();
   }
 
-  static Optional<String> whyNotPlainSgd(IUpdater updater) {
+  /** Why updates with this updater (a {@link DpSgd}'s base updater, or any other) are not plain constant-step SGD. */
+  public static Optional<String> whyNotPlainSgd(IUpdater updater) {
     IUpdater base = updater instanceof DpSgd dp ? dp.baseUpdater() : updater;
     if (!(base instanceof Sgd sgd)) {
       return Optional.of("the updater " + base.getClass().getSimpleName() + " is not plain SGD: the hidden-state "

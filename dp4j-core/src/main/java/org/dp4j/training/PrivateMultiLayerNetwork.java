@@ -1,7 +1,6 @@
 package org.dp4j.training;
 
 import static com.google.common.base.Preconditions.checkArgument;
-import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
 import java.util.Optional;
@@ -10,13 +9,11 @@ import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.dp4j.noise.NoiseSource;
-import org.dp4j.noise.PrefetchingNoise;
 import org.dp4j.sampling.SamplingPlan;
 import org.dp4j.updater.ClippableModel;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
 import org.dp4j.updater.PrivateFitUpdater;
-import org.dp4j.updater.PrivateGradient;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.api.DataSet;
 import org.nd4j.linalg.dataset.api.MultiDataSet;
@@ -61,12 +58,7 @@ import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
 public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements PrivateTraining {
   private static final long serialVersionUID = 1L;
 
-  private transient NoiseSource noise;
-  private transient PrivateGradient privateGradient;
-  private transient SamplingPlan plan;
-  private transient Object accountant;
-  private transient boolean stepping;
-  private transient int dlDividesBy;
+  private final transient PrivateFitState state = new PrivateFitState(() -> ClippableModel.of(this));
 
   public PrivateMultiLayerNetwork(MultiLayerConfiguration conf) {
     super(conf);
@@ -106,8 +98,7 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
    * carries <b>no privacy guarantee</b>; a privacy listener marks every guarantee void. Call before training.
    */
   public PrivateMultiLayerNetwork insecureNoise(NoiseSource noise) {
-    checkState(privateGradient == null, "the noise source must be chosen before the first step");
-    this.noise = checkNotNull(noise, "noise");
+    state.insecureNoise(noise);
     return this;
   }
 
@@ -118,12 +109,12 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
 
   @Override
   public Optional<SamplingPlan> samplingPlan() {
-    return Optional.ofNullable(plan);
+    return state.samplingPlan();
   }
 
   @Override
   public boolean secureNoise() {
-    return noise == null || noise.isSecure();
+    return state.secureNoise();
   }
 
   @Override
@@ -133,38 +124,28 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
 
   @Override
   public void claimAccounting(Object claimant) {
-    checkNotNull(claimant, "claimant");
-    checkState(accountant == null || accountant == claimant, "this network's steps are already counted by %s; a "
-        + "second ledger (or a trainer and a listener together) would count every step twice", accountant);
-    accountant = claimant;
+    state.claimAccounting(claimant);
   }
 
   /** One epoch of private steps over a {@link SampledDataSetIterator}; any other iterator is refused. */
   @Override
   public void fit(DataSetIterator iterator) {
-    checkArgument(iterator instanceof SampledDataSetIterator, "%s is not a sampler the privacy accountant covers; "
-        + "wrap the data in SampledDataSetIterator.poisson(IndexedData.of(dataSet), expectedBatchSize) (or "
-        + "SampledDataSetIterator.shuffleOnce for the fixed-partition accountants)",
-        iterator.getClass().getSimpleName());
-    usePlan(((SampledDataSetIterator) iterator).plan());
-    stepping(() -> super.fit(iterator));
+    state.useIterator(iterator);
+    state.step(() -> super.fit(iterator));
   }
 
   /** One private step on a batch drawn by a {@link SampledDataSetIterator} (as DL4J's early stopping calls it). */
   @Override
   public void fit(DataSet data) {
-    checkArgument(data instanceof SampledBatch, "a private step needs a batch drawn by a sampler the accountant "
-        + "covers, was %s; take batches from SampledDataSetIterator.poisson(...) or .shuffleOnce(...)",
-        data.getClass().getSimpleName());
-    usePlan(((SampledBatch) data).plan());
-    stepping(() -> super.fit(data));
+    state.useBatch(data);
+    state.step(() -> super.fit(data));
   }
 
   /** Refused unless called by this class's own {@code fit}: raw arrays carry no sampling the accountant knows. */
   @Override
   public synchronized void fit(INDArray features, INDArray labels, INDArray featuresMask, INDArray labelsMask) {
-    checkState(stepping, "fit(features, labels) on raw arrays is not a private step (the accountant cannot know "
-        + "how they were sampled); fit a SampledDataSetIterator or its SampledBatch instead");
+    checkState(state.stepping(), "fit(features, labels) on raw arrays is not a private step (the accountant cannot "
+        + "know how they were sampled); fit a SampledDataSetIterator or its SampledBatch instead");
     super.fit(features, labels, featuresMask, labelsMask);
   }
 
@@ -197,14 +178,7 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
 
   @Override
   public void computeGradientAndScore() {
-    checkState(stepping, "gradients of a PrivateMultiLayerNetwork are computed only inside a private fit");
-    PrivateGradient g = privateGradient();
-    g.accumulate(new INDArray[] {getInput()}, new INDArray[] {getLabels()}, null, null);
-    if (dlDividesBy > 0) {
-      g.finishUndivided();     // DL4J's updater divides by batchSize() = q·N, exactly as finish() would
-    } else {
-      g.finish();
-    }
+    state.privateGradient(new INDArray[] {getInput()}, new INDArray[] {getLabels()}, null, null);
     gradient = new DefaultGradient(getFlattenedGradients());
     score = Double.NaN;
   }
@@ -215,7 +189,7 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
    */
   @Override
   public void setInput(INDArray input) {
-    if (stepping && input != null && input.length() == 0) {
+    if (state != null && state.stepping() && input != null && input.length() == 0) {
       this.input = input;
       return;
     }
@@ -237,35 +211,6 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
    */
   @Override
   public int batchSize() {
-    return stepping ? Math.max(dlDividesBy, 1) : super.batchSize();
-  }
-
-  private PrivateGradient privateGradient() {
-    if (privateGradient == null) {
-      if (noise == null) {
-        noise = PrefetchingNoise.secure();
-      }
-      privateGradient = PrivateGradient.of(ClippableModel.of(this), noise);
-      double expected = privateGradient.config().expectedBatchSize();
-      dlDividesBy = expected == Math.rint(expected) && expected <= (1 << 24) ? (int) expected : 0;
-    }
-    return privateGradient;
-  }
-
-  private void usePlan(SamplingPlan next) {
-    checkArgument(plan == null || plan.equals(next), "this network trains on batches sampled as %s; it cannot "
-        + "switch to %s (the accountant assumes one sampling scheme)", plan == null ? "" : plan.describe(),
-        next.describe());
-    plan = next;
-  }
-
-  private void stepping(Runnable fit) {
-    boolean outer = stepping;
-    stepping = true;
-    try {
-      PrivateGradient.runPrivatised(fit);
-    } finally {
-      stepping = outer;
-    }
+    return state.batchSize(super.batchSize());
   }
 }

@@ -2,6 +2,7 @@ package org.dp4j.updater;
 
 import java.util.List;
 import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.clipping.ClippedGradientSum;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -11,8 +12,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * gradient view (the array DL4J's updater and step function read), the parts of that view that belong to trainable
  * parameters (noise goes there and nowhere else; frozen parameters stay bit-identical), and its vectorised
  * per-example clipper. {@link PrivateGradient} runs the DP-SGD gradient on any implementation; {@link #of} adapts a
- * {@link MultiLayerNetwork} with {@link org.dp4j.clipping.PerExampleClipper}. A {@code ComputationGraph} plugs in
- * the same way with its own clipper (inputs and labels are arrays for that reason).
+ * {@link MultiLayerNetwork} with {@link org.dp4j.clipping.PerExampleClipper}, a {@link ComputationGraph} with
+ * {@link org.dp4j.clipping.GraphPerExampleClipper} (inputs and labels are arrays for that reason).
  *
  * <pre>{@code
  * ClippableModel model = ClippableModel.of(net);            // net uses DpSgd
@@ -57,5 +58,13 @@ public interface ClippableModel {
   /** A {@link MultiLayerNetwork} whose trainable layers share one {@link DpSgd} (checked here). */
   static ClippableModel of(MultiLayerNetwork net) {
     return new MultiLayerClippable(net);
+  }
+
+  /**
+   * A {@link ComputationGraph} whose trainable layers share one {@link DpSgd} (checked here), clipped by
+   * {@link org.dp4j.clipping.GraphPerExampleClipper} (every vertex validated here).
+   */
+  static ClippableModel of(ComputationGraph graph) {
+    return new GraphClippable(graph);
   }
 }

@@ -7,12 +7,16 @@ import org.dp4j.noise.PrefetchingNoise;
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalDouble;
 
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.Updater;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.gradient.DefaultGradient;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.graph.vertex.GraphVertex;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.deeplearning4j.optimize.api.TrainingListener;
@@ -188,26 +192,50 @@ public final class DpSgdStep {
    * updater or a different mechanism.
    */
   public static DpSgd configOf(MultiLayerNetwork net) {
-    DpSgd shared = null;
+    List<Layer> layers = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (int i = 0; i < net.getnLayers(); i++) {
-      Layer layer = net.getLayer(i);
-      if (layer.numParams() == 0) {
-        continue;
+      layers.add(net.getLayer(i));
+      names.add(String.valueOf(i));
+    }
+    return sharedConfig(layers, names);
+  }
+
+  /**
+   * The one {@link DpSgd} shared by every layer vertex of the graph with trainable (not frozen) parameters; refuses
+   * a graph where a layer uses another updater or a different mechanism.
+   */
+  public static DpSgd configOf(ComputationGraph graph) {
+    List<Layer> layers = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (GraphVertex v : graph.getVertices()) {
+      if (v.hasLayer() && !FrozenLayers.isFrozen(v)) {
+        layers.add(v.getLayer());
+        names.add("'" + v.getVertexName() + "'");
       }
-      org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
-      if (FrozenLayers.isFrozen(layer)) {
+    }
+    return sharedConfig(layers, names);
+  }
+
+  private static DpSgd sharedConfig(List<Layer> layers, List<String> names) {
+    DpSgd shared = null;
+    for (int i = 0; i < layers.size(); i++) {
+      Layer layer = layers.get(i);
+      String name = names.get(i);
+      if (layer.numParams() == 0 || FrozenLayers.isFrozen(layer)) {
         continue;   // not trained: no updater of its own matters
       }
-      checkArgument(conf instanceof BaseLayer, "layer %s (%s) has parameters but no updater configuration", i,
+      org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
+      checkArgument(conf instanceof BaseLayer, "layer %s (%s) has parameters but no updater configuration", name,
           conf.getClass().getSimpleName());
       BaseLayer base = (BaseLayer) conf;
       // A null bias updater means the bias uses the layer's updater.
       IUpdater bias = base.getBiasUpdater() == null ? base.getIUpdater() : base.getBiasUpdater();
       for (IUpdater updater : new IUpdater[] {base.getIUpdater(), bias}) {
         checkArgument(updater instanceof DpSgd, "layer %s (%s) uses updater %s; every layer with parameters "
-            + "must use the same DpSgd updater", i, conf.getClass().getSimpleName(), updater);
+            + "must use the same DpSgd updater", name, conf.getClass().getSimpleName(), updater);
         checkArgument(shared == null || shared.equals(updater), "layer %s uses %s but an earlier layer uses %s; "
-            + "all layers must share one DpSgd mechanism", i, updater, shared);
+            + "all layers must share one DpSgd mechanism", name, updater, shared);
         shared = (DpSgd) updater;
       }
     }

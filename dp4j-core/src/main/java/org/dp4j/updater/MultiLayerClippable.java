@@ -4,14 +4,12 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.clipping.ClippedGradientSum;
 import org.dp4j.clipping.FrozenLayers;
 import org.dp4j.clipping.PerExampleClipper;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /** {@link ClippableModel} of a {@link MultiLayerNetwork}: {@link PerExampleClipper} on its only input and output. */
 final class MultiLayerClippable implements ClippableModel {
@@ -27,33 +25,13 @@ final class MultiLayerClippable implements ClippableModel {
     // clone() goes through the builder, so a configuration edited in JSON is validated again here.
     this.config = DpSgdStep.configOf(net).clone();
     this.clipper = PerExampleClipper.of(net, config.clipping());
-    // Consecutive layers of the same kind form one view, so that a network without frozen layers gets its noise
-    // in one draw over the whole gradient (as fast as before, and prefetchable).
-    INDArray view = gradientView();
-    long offset = 0;
-    long runStart = 0;
-    Boolean runFrozen = null;
-    for (int i = 0; i < net.getnLayers(); i++) {
-      Layer layer = net.getLayer(i);
-      long size = layer.numParams();
-      if (size == 0) {
-        continue;
-      }
-      boolean isFrozen = FrozenLayers.isFrozen(layer);
-      if (runFrozen != null && runFrozen != isFrozen) {
-        addRun(view, runStart, offset, runFrozen);
-        runStart = offset;
-      }
-      runFrozen = isFrozen;
-      offset += size;
+    long[] sizes = new long[net.getnLayers()];
+    boolean[] isFrozen = new boolean[sizes.length];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = net.getLayer(i).numParams();
+      isFrozen[i] = FrozenLayers.isFrozen(net.getLayer(i));
     }
-    if (runFrozen != null) {
-      addRun(view, runStart, offset, runFrozen);
-    }
-  }
-
-  private void addRun(INDArray view, long from, long to, boolean isFrozen) {
-    (isFrozen ? frozen : trainable).add(view.get(NDArrayIndex.all(), NDArrayIndex.interval(from, to)));
+    ParameterRuns.split(gradientView(), sizes, isFrozen, trainable, frozen);
   }
 
   /** The clipper (for its fused-path flag). */

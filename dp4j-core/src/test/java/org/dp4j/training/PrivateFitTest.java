@@ -277,7 +277,7 @@ class PrivateFitTest {
   }
 
   /** Poisson plan, but every batch empty. */
-  private record EmptyBatches(int n, int b) implements org.dp4j.sampling.BatchSampler {
+  record EmptyBatches(int n, int b) implements org.dp4j.sampling.BatchSampler {
     @Override
     public org.dp4j.sampling.SamplingPlan plan() {
       return PoissonSampler.withExpectedBatchSize(n, b, AesCtrRandom.insecureFixedSeed(1)).plan();

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Consumer;
 import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.optimize.api.BaseTrainingListener;
 import org.dp4j.accounting.Orders;
@@ -36,8 +37,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A DL4J {@code TrainingListener} that keeps the {@link PrivacyLedger} of a {@link PrivateMultiLayerNetwork} trained
- * with DL4J's own {@code fit}: one accounted step per private update, one ledger row per epoch, and a hard stop
+ * A DL4J {@code TrainingListener} that keeps the {@link PrivacyLedger} of a {@link PrivateMultiLayerNetwork} (or a
+ * {@link org.dp4j.training.PrivateComputationGraph}) trained with DL4J's own {@code fit}: one accounted step per
+ * private update, one ledger row per epoch, and a hard stop
  * before the update that would exceed the budget.
  *
  * <pre>{@code
@@ -181,8 +183,9 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
     ParallelWrapperRefusal.refuseIfInside();
     if (!(model instanceof PrivateTraining net)) {
       throw new IllegalStateException(String.format("PrivacyLedgerListener accounts the steps of a private network "
-          + "(PrivateMultiLayerNetwork, built by DpSgdSetup.privateNetwork); this %s takes non-private steps and "
-          + "would be reported with an epsilon it does not have. DpSgdTrainer keeps its own ledger (use its onEpoch "
+          + "(PrivateMultiLayerNetwork or PrivateComputationGraph, built by DpSgdSetup.privateNetwork or "
+          + "privateGraph); this %s takes non-private steps and would be reported with an epsilon it does not have. "
+          + "DpSgdTrainer keeps its own ledger (use its onEpoch "
           + "callback instead of this listener)", model.getClass().getSimpleName()));
     }
     checkArgument(network == null, "this listener already accounts another network");
@@ -214,11 +217,17 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
   }
 
   private void inspectListeners(Model model) {
-    if (!(model instanceof MultiLayerNetwork net)) {
+    java.util.Collection<org.deeplearning4j.optimize.api.TrainingListener> listeners;
+    if (model instanceof MultiLayerNetwork net) {
+      PlainSgdCheck.whyNotPlainSgd(net).ifPresent(ledger::voidHiddenState);
+      listeners = net.getListeners();
+    } else if (model instanceof ComputationGraph graph && model instanceof PrivateTraining privateGraph) {
+      PlainSgdCheck.whyNotPlainSgd(privateGraph.dpSgd()).ifPresent(ledger::voidHiddenState);
+      listeners = graph.getListeners();
+    } else {
       return;
     }
-    PlainSgdCheck.whyNotPlainSgd(net).ifPresent(ledger::voidHiddenState);
-    HiddenStateLeakDetector.Findings f = HiddenStateLeakDetector.inspect(net.getListeners());
+    HiddenStateLeakDetector.Findings f = HiddenStateLeakDetector.inspect(listeners);
     if (f.voidsHiddenState()) {
       ledger.voidHiddenState("listener(s) " + String.join(", ", f.leaking())
           + " release intermediate parameters or training metrics");

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.deeplearning4j.datasets.iterator.utilty.ListDataSetIterator;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
@@ -21,11 +20,14 @@ import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.SampledGaussianMechanism;
 import org.dp4j.accounting.ledger.CompositionStepAccountant;
 import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.training.DpSgdSetup;
+import org.dp4j.training.SampledDataSetIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.dataset.DataSet;
+import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Nesterovs;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
@@ -65,10 +67,10 @@ class LedgerCheckpointKillTest {
     }
     assertThat(killedMidSave).as("a temporary file appeared, i.e. the child was killed during a save").isTrue();
 
-    // The last completed save (after epoch 1, 3 updates, or a completed save after epoch 2, 6 updates) survived,
+    // The last completed save (after epoch 1, 10 updates, or a completed save after epoch 2, 20 updates) survived,
     // whole, and its ledger and model still agree.
     long saved = LedgerCheckpoint.readState(file.toFile()).steps();
-    assertThat(saved).isIn(3L, 6L);
+    assertThat(saved).isIn(10L, 20L);
     PrivacyLedger ledger = Saver.ledger();
     MultiLayerNetwork net = LedgerCheckpoint.restore(file.toFile(), ledger);
     assertThat(net.getIterationCount()).isEqualTo(saved);
@@ -97,33 +99,31 @@ class LedgerCheckpointKillTest {
           .delta(1e-5).build();
     }
 
-    private static void accountThreeSteps(PrivacyLedger ledger) {
-      for (int i = 0; i < 3; i++) {
-        ledger.tryStep();
-      }
-    }
-
     public static void main(String[] args) {
       File file = new File(args[0]);
-      MultiLayerNetwork net = new MultiLayerNetwork(new NeuralNetConfiguration.Builder().seed(7)
+      // A private network with the ledger's mechanism (the listener refuses any other): 40 records, expected batch
+      // 4 (q = 0.1, 10 steps per epoch), z = 1.2.
+      MultiLayerNetwork net = DpSgdSetup.builder().datasetSize(40).expectedBatchSize(4).epochs(1).clipNorm(1.0)
+          .noiseMultiplier(1.2).delta(1e-5).build()
+          .privateNetwork(new NeuralNetConfiguration.Builder().seed(7)
           .dataType(DataType.FLOAT).updater(new Nesterovs(0.01, 0.9)).list()
           .layer(new DenseLayer.Builder().nIn(WIDTH).nOut(WIDTH).activation(Activation.TANH).build())
           .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(WIDTH).nOut(3)
               .activation(Activation.SOFTMAX).build())
           .build());
-      net.init();
       PrivacyLedger ledger = ledger();
-      // This test is about the file write only: the ledger is advanced by hand to the model's iteration count
-      // (a checkpoint binds the two), the training itself need not be private.
-      DataSet batch = new DataSet(Nd4j.rand(DataType.FLOAT, 4, WIDTH), Nd4j.eye(3).getRows(0, 1, 2, 0)
-          .castTo(DataType.FLOAT));
-      net.fit(new ListDataSetIterator<>(List.of(batch, batch, batch), 1));
-      accountThreeSteps(ledger);
+      net.setListeners(new PrivacyLedgerListener(ledger));
+      INDArray labels = Nd4j.zeros(DataType.FLOAT, 40, 3);
+      for (int i = 0; i < 40; i++) {
+        labels.putScalar(i, i % 3, 1.0);
+      }
+      SampledDataSetIterator train = SampledDataSetIterator.poisson(
+          new DataSet(Nd4j.rand(DataType.FLOAT, 40, WIDTH), labels), 4);
+      net.fit(train);
       LedgerCheckpoint.save(net, ledger, file, false);
       System.out.println(FIRST_SAVED);
       System.out.flush();
-      net.fit(new ListDataSetIterator<>(List.of(batch, batch, batch), 1));
-      accountThreeSteps(ledger);
+      net.fit(train);
       while (true) {
         LedgerCheckpoint.save(net, ledger, file, false);
       }

@@ -26,6 +26,7 @@ class LedgerCheckpointTest {
         .delta(1e-5).budget(new PrivacyBudget(50, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build();
   }
 
+  /** n epochs of q = 0.2 over 10 records: 5 steps each. */
   private static void epochs(MultiLayerNetwork net, int n) {
     net.fit(PrivacyLedgerListenerTest.train(10, 2), n);
   }
@@ -87,7 +88,7 @@ class LedgerCheckpointTest {
   void savesIntoAMissingFolderAndReadsTheBinding(@TempDir File dir) {
     PrivacyLedger l = ledger(1.2);
     MultiLayerNetwork net = net(1.2);
-    net.setListeners(PrivacyLedgerListenerTest.listener(l));
+    net.setListeners(new PrivacyLedgerListener(l));
     epochs(net, 2);
     File file = new File(dir, "new/sub/ckpt.zip");
     LedgerCheckpoint.save(net, l, file, true, java.util.Map.of("--model", "mlp"));
@@ -104,7 +105,7 @@ class LedgerCheckpointTest {
   @Test
   void aPlainModelFileHasNoLedger(@TempDir File dir) throws Exception {
     File file = new File(dir, "plain.zip");
-    org.deeplearning4j.util.ModelSerializer.writeModel(net(1.2), file, false);
+    org.deeplearning4j.util.ModelSerializer.writeModel(PrivacyLedgerListenerTest.smallNet(), file, false);
     assertThatThrownBy(() -> LedgerCheckpoint.readState(file)).hasMessageContaining("no");
   }
 
@@ -112,7 +113,7 @@ class LedgerCheckpointTest {
   void aLedgerFromAnEarlierEpochIsRefused(@TempDir File dir) throws Exception {
     PrivacyLedger l = ledger(1.2);
     MultiLayerNetwork net = net(1.2);
-    net.setListeners(PrivacyLedgerListenerTest.listener(l));
+    net.setListeners(new PrivacyLedgerListener(l));
     epochs(net, 1);
     File early = new File(dir, "epoch1.zip");
     LedgerCheckpoint.save(net, l, early, false);
@@ -142,7 +143,7 @@ class LedgerCheckpointTest {
     LedgerCheckpoint.save(untrained, zero, empty, false);
     PrivacyLedger l = ledger(1.2);
     MultiLayerNetwork net = net(1.2);
-    net.setListeners(PrivacyLedgerListenerTest.listener(l));
+    net.setListeners(new PrivacyLedgerListener(l));
     epochs(net, 2);
     File trained = new File(dir, "trained.zip");
     LedgerCheckpoint.save(net, l, trained, false);
@@ -159,7 +160,7 @@ class LedgerCheckpointTest {
     for (int run = 0; run < 2; run++) {
       PrivacyLedger l = ledger(1.2);
       MultiLayerNetwork net = net(1.2);
-      net.setListeners(PrivacyLedgerListenerTest.listener(l));
+      net.setListeners(new PrivacyLedgerListener(l));
       epochs(net, 1 + run);
       if (run == 0) {
         epochs(net, 1);
@@ -193,7 +194,7 @@ class LedgerCheckpointTest {
   @Test
   void aJavaSerializedLedgerIsRefusedWithoutDeserializingIt(@TempDir File dir) throws Exception {
     File plain = new File(dir, "plain.zip");
-    org.deeplearning4j.util.ModelSerializer.writeModel(net(1.2), plain, false);
+    org.deeplearning4j.util.ModelSerializer.writeModel(PrivacyLedgerListenerTest.smallNet(), plain, false);
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
       out.writeObject(new Tripwire());
@@ -221,7 +222,7 @@ class LedgerCheckpointTest {
   void anEntryDl4jWouldDeserializeIsRefusedBeforeDl4jSeesIt(@TempDir File dir) throws Exception {
     PrivacyLedger l = ledger(1.2);
     MultiLayerNetwork net = net(1.2);
-    net.setListeners(PrivacyLedgerListenerTest.listener(l));
+    net.setListeners(new PrivacyLedgerListener(l));
     epochs(net, 1);
     File good = new File(dir, "good.zip");
     LedgerCheckpoint.save(net, l, good, true);

@@ -100,7 +100,7 @@ class PrivacyLedgerListenerTest {
         .budget(new PrivacyBudget(budget, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build();
   }
 
-  private static PrivacyLedger withHiddenState() {
+  static PrivacyLedger withHiddenState() {
     return PrivacyLedger.builder().accountant(new CompositionStepAccountant(SGM, Orders.DEFAULT))
         .accountant(new PrivacyLedgerTestSupport.ConstantHiddenState()).delta(1e-5).build();
   }
@@ -165,7 +165,7 @@ class PrivacyLedgerListenerTest {
     PrivateMultiLayerNetwork other = smallNet(10, 2, 2.0, new Sgd(0.1));
     SampledDataSetIterator fives = SampledDataSetIterator.shuffleOnce(IndexedData.of(records(1, 10)), 5);
     assertThatThrownBy(() -> PrivacyLedgerListener.forNetwork(other, fives, 1e-5).build())
-        .hasMessageContaining("divides by an expected batch of 2.0");
+        .hasMessageContaining("divides by an expected batch of 2.0 but the sampler's is 5.0");
   }
 
   @Test
@@ -256,11 +256,20 @@ class PrivacyLedgerListenerTest {
   }
 
   @Test
-  void anAccountantTheListenerCannotCheckIsRefusedUnlessAsserted() {
-    PrivateMultiLayerNetwork net = smallNet();
-    net.setListeners(new PrivacyLedgerListener(withHiddenState()));
-    assertThatThrownBy(() -> net.fit(train(10, 2))).hasMessageContaining("cannot check that accountant "
-        + "constant-hidden");
+  void anAccountantThatDoesNotCoverTheRunIsRefusedUnlessAsserted() {
+    // Every accountant now checks its own coverage (StepAccountant.requireCovers); assumeCovers skips that check.
+    PrivateMultiLayerNetwork net = smallNet(10, 2, 0.5, new Sgd(0.1));   // the ledger's accountant says z = 2
+    PrivacyLedger ledger = ledger(10);
+    net.setListeners(new PrivacyLedgerListener(ledger));
+    assertThatThrownBy(() -> net.fit(train(10, 2))).hasMessageContaining("z = 0.5");
+    assertThat(ledger.steps()).isZero();
+    PrivateMultiLayerNetwork vouched = smallNet(10, 2, 0.5, new Sgd(0.1));
+    PrivacyLedger asserted = ledger(10);
+    PrivacyLedgerListener listener = new PrivacyLedgerListener(asserted);
+    asserted.accountants().forEach(a -> listener.assumeCovers(a, "test: the caller vouches for it"));
+    vouched.setListeners(listener);
+    vouched.fit(train(10, 2));
+    assertThat(asserted.steps()).isEqualTo(vouched.getIterationCount()).isPositive();
   }
 
   @Test

@@ -1,8 +1,10 @@
 package org.dp4j.samples.train;
 
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.graph.ElementWiseVertex;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
@@ -53,6 +55,34 @@ public final class MnistModels {
         .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nOut(10).activation(Activation.SOFTMAX)
             .build())
         .setInputType(InputType.convolutionalFlat(28, 28, 1))
+        .build();
+  }
+
+  /**
+   * {@link #cnn}'s tanh CNN as a {@code ComputationGraph} with a residual skip connection after the second
+   * pooling layer: pool2 → conv 3×3×32 (same, tanh) and pool2 itself, merged by an element-wise add, then dense 32
+   * and the softmax output (about 35k parameters). Input "in" (flattened 28×28×1), output "out".
+   */
+  public static ComputationGraphConfiguration cnnGraph(IUpdater updater, long seed) {
+    return new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT).updater(updater)
+        .weightInit(WeightInit.XAVIER).graphBuilder()
+        .addInputs("in")
+        .setInputTypes(InputType.convolutionalFlat(28, 28, 1))
+        .addLayer("conv1", new ConvolutionLayer.Builder(8, 8).stride(2, 2).nOut(16)
+            .convolutionMode(ConvolutionMode.Same).activation(Activation.TANH).build(), "in")
+        .addLayer("pool1", new SubsamplingLayer.Builder(SubsamplingLayer.PoolingType.MAX).kernelSize(2, 2)
+            .stride(1, 1).build(), "conv1")
+        .addLayer("conv2", new ConvolutionLayer.Builder(4, 4).stride(2, 2).nOut(32)
+            .convolutionMode(ConvolutionMode.Same).activation(Activation.TANH).build(), "pool1")
+        .addLayer("pool2", new SubsamplingLayer.Builder(SubsamplingLayer.PoolingType.MAX).kernelSize(2, 2)
+            .stride(1, 1).build(), "conv2")
+        .addLayer("branch", new ConvolutionLayer.Builder(3, 3).stride(1, 1).nOut(32)
+            .convolutionMode(ConvolutionMode.Same).activation(Activation.TANH).build(), "pool2")
+        .addVertex("skip", new ElementWiseVertex(ElementWiseVertex.Op.Add), "pool2", "branch")
+        .addLayer("dense", new DenseLayer.Builder().nOut(32).activation(Activation.TANH).build(), "skip")
+        .addLayer("out", new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nOut(10)
+            .activation(Activation.SOFTMAX).build(), "dense")
+        .setOutputs("out")
         .build();
   }
 }

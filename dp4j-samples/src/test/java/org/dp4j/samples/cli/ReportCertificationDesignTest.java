@@ -191,7 +191,7 @@ class ReportCertificationDesignTest {
     }
     // LedgerReport: the certified ε and the budget's ε; GuaranteeReport: null unless certified; MadelonCommand's
     // rows and DpMbcdTrainRun's per-epoch rows: the certified ε next to "certified"; PrivateFitExample: the privacy
-    // listener's certified composition bound (the JSON contract), next to "certified": true
+    // listener's ε (its ledger's bound for the run, with δ, neighbours and threat model), the JSON contract
     assertThat(writers).containsOnly("LedgerReport.java", "GuaranteeReport.java", "MadelonCommand.java",
         "DpMbcdTrainRun.java", "PrivateFitExample.java");
   }

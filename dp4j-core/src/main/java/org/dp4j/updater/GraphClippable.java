@@ -1,0 +1,77 @@
+package org.dp4j.updater;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.graph.vertex.GraphVertex;
+import org.dp4j.clipping.ClippedGradientSum;
+import org.dp4j.clipping.FrozenLayers;
+import org.dp4j.clipping.GraphPerExampleClipper;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * {@link ClippableModel} of a {@link ComputationGraph}: {@link GraphPerExampleClipper} over all its inputs and
+ * outputs. The graph's parameters are laid out in topological order, vertex by vertex; frozen vertices
+ * ({@code FrozenVertex}, {@code FrozenLayer}, {@code setFeatureExtractor}) form the frozen views.
+ */
+final class GraphClippable implements ClippableModel {
+  private final ComputationGraph graph;
+  private final DpSgd config;
+  private final GraphPerExampleClipper clipper;
+  private final List<INDArray> trainable = new ArrayList<>();
+  private final List<INDArray> frozen = new ArrayList<>();
+
+  GraphClippable(ComputationGraph graph) {
+    checkArgument(graph.params() != null, "graph must be initialised (call graph.init())");
+    this.graph = graph;
+    // clone() goes through the builder, so a configuration edited in JSON is validated again here.
+    this.config = DpSgdStep.configOf(graph).clone();
+    this.clipper = GraphPerExampleClipper.of(graph, config.clipping());
+    int[] order = graph.topologicalSortOrder();
+    long[] sizes = new long[order.length];
+    boolean[] isFrozen = new boolean[order.length];
+    for (int p = 0; p < order.length; p++) {
+      GraphVertex v = graph.getVertices()[order[p]];
+      sizes[p] = v.numParams();
+      isFrozen[p] = FrozenLayers.isFrozen(v);
+    }
+    ParameterRuns.split(gradientView(), sizes, isFrozen, trainable, frozen);
+  }
+
+  @Override
+  public Model model() {
+    return graph;
+  }
+
+  @Override
+  public DpSgd config() {
+    return config;
+  }
+
+  @Override
+  public INDArray gradientView() {
+    if (graph.getFlattenedGradients() == null) {
+      graph.initGradientsView();
+    }
+    return graph.getFlattenedGradients();
+  }
+
+  @Override
+  public List<INDArray> trainableViews() {
+    return trainable;
+  }
+
+  @Override
+  public List<INDArray> frozenViews() {
+    return frozen;
+  }
+
+  @Override
+  public ClippedGradientSum addClippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
+      INDArray[] labelMasks, double clipNorm, INDArray target) {
+    return clipper.addClippedSum(features, labels, featureMasks, labelMasks, clipNorm, target);
+  }
+}
