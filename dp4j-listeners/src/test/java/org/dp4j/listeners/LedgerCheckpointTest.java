@@ -88,7 +88,7 @@ class LedgerCheckpointTest {
   void savesIntoAMissingFolderAndReadsTheBinding(@TempDir File dir) {
     PrivacyLedger l = ledger(1.2);
     MultiLayerNetwork net = net(1.2);
-    net.setListeners(new PrivacyLedgerListener(l));
+    net.setListeners(PrivacyLedgerListenerTest.listener(l));
     epochs(net, 2);
     File file = new File(dir, "new/sub/ckpt.zip");
     LedgerCheckpoint.save(net, l, file, true, java.util.Map.of("--model", "mlp"));
@@ -113,7 +113,7 @@ class LedgerCheckpointTest {
   void aLedgerFromAnEarlierEpochIsRefused(@TempDir File dir) throws Exception {
     PrivacyLedger l = ledger(1.2);
     MultiLayerNetwork net = net(1.2);
-    net.setListeners(new PrivacyLedgerListener(l));
+    net.setListeners(PrivacyLedgerListenerTest.listener(l));
     epochs(net, 1);
     File early = new File(dir, "epoch1.zip");
     LedgerCheckpoint.save(net, l, early, false);
@@ -143,7 +143,7 @@ class LedgerCheckpointTest {
     LedgerCheckpoint.save(untrained, zero, empty, false);
     PrivacyLedger l = ledger(1.2);
     MultiLayerNetwork net = net(1.2);
-    net.setListeners(new PrivacyLedgerListener(l));
+    net.setListeners(PrivacyLedgerListenerTest.listener(l));
     epochs(net, 2);
     File trained = new File(dir, "trained.zip");
     LedgerCheckpoint.save(net, l, trained, false);
@@ -160,7 +160,7 @@ class LedgerCheckpointTest {
     for (int run = 0; run < 2; run++) {
       PrivacyLedger l = ledger(1.2);
       MultiLayerNetwork net = net(1.2);
-      net.setListeners(new PrivacyLedgerListener(l));
+      net.setListeners(PrivacyLedgerListenerTest.listener(l));
       epochs(net, 1 + run);
       if (run == 0) {
         epochs(net, 1);
@@ -222,7 +222,7 @@ class LedgerCheckpointTest {
   void anEntryDl4jWouldDeserializeIsRefusedBeforeDl4jSeesIt(@TempDir File dir) throws Exception {
     PrivacyLedger l = ledger(1.2);
     MultiLayerNetwork net = net(1.2);
-    net.setListeners(new PrivacyLedgerListener(l));
+    net.setListeners(PrivacyLedgerListenerTest.listener(l));
     epochs(net, 1);
     File good = new File(dir, "good.zip");
     LedgerCheckpoint.save(net, l, good, true);
