@@ -83,9 +83,12 @@ public final class DpSgdTrainer {
     }
   }
 
-  /** Each accountant checks that its theorem covers this run's sampler and noise (and network, if it says so). */
+  /**
+   * Each accountant checks that its theorem covers this run's sampler and noise, the DpSgd its divisor (the same
+   * check as the privacy listener's, {@link AccountantCoverage}), and the network, if the accountant says so.
+   */
   private void requireCovers(StepAccountant a, DpSgd dp) {
-    a.requireCovers(sampler.plan(), dp.noiseMultiplier());
+    AccountantCoverage.requireCovers(a, dp, sampler.plan());
     if (a instanceof NetworkCoverage n) {
       n.requireCovers(net, data, sampler.plan());
     }

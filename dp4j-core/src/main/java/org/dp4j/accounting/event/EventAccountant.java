@@ -59,7 +59,8 @@ public interface EventAccountant {
 
   /**
    * A valid δ at ε for the unit: for a unit k add/remove steps away, group privacy on the record-level bound at
-   * ε/k, δ(ε/k)·Σ_{i&lt;k} e^{iε/k} (Dwork &amp; Roth 2014, Thm 2.2 in its (ε, δ) form).
+   * ε/k, δ(ε/k)·Σ_{i&lt;k} e^{iε/k} ({@link GroupPrivacy#groupDelta}; Vadhan 2017, Lemma 2.2, by induction on
+   * the path of k neighbours).
    */
   default double delta(DpEvent event, double epsilon, PrivacyUnit unit) {
     int k = unit.addRemoveDistance();

@@ -237,12 +237,12 @@ public final class PrivacyLedger {
   private void lookAhead() {
     long window = Math.max(1, Math.min(lookAheadWindow, Math.max(1, steps)));
     window = Math.min(window, knownExceeding - 1 - steps);
-    if (window >= 1 && !wouldExceedBudget(window)) {
+    if (!wouldExceedBudget(window)) {
       knownWithinBudget = steps + window;
       lookAheadWindow = 2 * window;
       return;
     }
-    pinLimit(0, Math.max(1, window)); // steps + 0 fits: the current state was accepted
+    pinLimit(0, window); // steps + 0 fits (the current state was accepted); tryStep ensured window >= 1
   }
 
   /**
