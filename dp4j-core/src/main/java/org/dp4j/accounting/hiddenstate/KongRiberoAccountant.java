@@ -7,12 +7,9 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
-import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * Last-iterate Rényi DP of cyclically traversed DP-SGD on m-weakly convex, M-smooth composite losses
@@ -44,7 +41,7 @@ import org.dp4j.accounting.ThreatModel;
  * PrivacyGuarantee g = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
  * }</pre>
  */
-public final class KongRiberoAccountant implements HiddenStateAccountant {
+public final class KongRiberoAccountant extends LinearRdpAccountant {
   public static final String NAME = "kong-ribero";
   private static final String PAPER = "Kong & Ribero 2025 (arXiv 2407.05237v3)";
 
@@ -94,6 +91,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
   private final boolean refinedWorstCase;
 
   private KongRiberoAccountant(Builder in) {
+    super(NAME);
     k = in.k;
     b = in.b;
     bigT = in.bigT;
@@ -180,12 +178,14 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
    * is a Gaussian mechanism with sensitivity 2λC/b (Kong &amp; Ribero 2025; docs/errata.md#kong-ribero-theorem-2-3; docs/accountants.md#kong-ribero). Valid when every iterate is
    * released and needs no smoothness.
    */
+  @Override
   public double rhoComposition() {
     double r = r();
     return 2 * epochs() * r * r;
   }
 
   /** The minimum of the bounds in force (see class Javadoc); ε(α) = ρα. */
+  @Override
   public double rho() {
     double best = rhoCyclic();
     if (rhoBoundedDomain().isPresent()) {
@@ -221,17 +221,8 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
     return Math.expm1(-u) / Math.expm1(-u * s);
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
-  }
-
   /** The result {@link #rho()} rests on. */
+  @Override
   public String theorem() {
     return switch (tightestBound()) {
       case CYCLIC_THM_2_3 -> PAPER + " Thm 2.3 eq. " + (gradients == Gradients.CLIPPED ? "(17)" : "(19)")
@@ -269,25 +260,16 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
   }
 
   @Override
-  public RdpCurve rdp(Orders orders) {
-    return LinearRdp.curve(rho(), orders);
+  String compositionMechanism() {
+    return "Gaussian mechanism (sensitivity 2λC/b) composed over the E steps that use the record (Mironov 2017)";
   }
 
   @Override
-  public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    return rdpGuarantee(theorem(), delta, orders, conversion);
-  }
-
-  /** The swap-model composition baseline as a guarantee for the all-iterates threat model. */
-  public PrivacyGuarantee compositionGuarantee(double delta, Orders orders, RdpConversion conversion) {
-    RdpCurve curve = LinearRdp.curve(rhoComposition(), orders);
-    return new PrivacyGuarantee(NAME + "-composition",
-        "Gaussian mechanism (sensitivity 2λC/b) composed over the E steps that use the record (Mironov 2017)",
-        conversion.epsilon(curve, delta), curve, relation(), ThreatModel.ALL_ITERATES_RELEASED,
-        List.of("fixed cyclic order: each record is used once per pass",
-            gradients == Gradients.CLIPPED ? "per-example gradients clipped to C and averaged over b"
-                : String.format("‖∇f_i(x)‖ ≤ C = %s for every record and x (asserted)", bigC),
-            "noise N(0, σ²I) added to the parameters at every step"));
+  List<String> compositionAssumptions() {
+    return List.of("fixed cyclic order: each record is used once per pass",
+        gradients == Gradients.CLIPPED ? "per-example gradients clipped to C and averaged over b"
+            : String.format("‖∇f_i(x)‖ ≤ C = %s for every record and x (asserted)", bigC),
+        "noise N(0, σ²I) added to the parameters at every step");
   }
 
   /**

@@ -4,12 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static org.dp4j.accounting.hiddenstate.Hypotheses.checkPositive;
 
 import java.util.List;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
-import org.dp4j.accounting.PrivacyGuarantee;
-import org.dp4j.accounting.RdpConversion;
-import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * Privacy amplification by iteration for noisy SGD over fixed disjoint batches (Feldman, Mironov,
@@ -29,7 +24,7 @@ import org.dp4j.accounting.ThreatModel;
  * double eps = acc.rdp(Orders.of(2)).value(0);    // 1.4 = (2/2)·(4/10 + 1)
  * }</pre>
  */
-public final class PabiAccountant implements HiddenStateAccountant {
+public final class PabiAccountant extends LinearRdpAccountant {
   public static final String NAME = "pabi";
   public static final String THEOREM = "Feldman et al. 2018 Thm 22 (PABI) for Alg. 2 of Boninsegna,"
       + " corrected, worst batch position κ = Q (docs/errata.md#pabi-corrected)";
@@ -43,6 +38,7 @@ public final class PabiAccountant implements HiddenStateAccountant {
   private final double bigL;
 
   private PabiAccountant(Builder in) {
+    super(NAME);
     n = in.n;
     bigB = in.bigB;
     bigT = in.bigT;
@@ -69,6 +65,7 @@ public final class PabiAccountant implements HiddenStateAccountant {
   }
 
   /** The guarantee: worst position κ = Q, ρ = [(T−1)/Q + 1]/(2σ²); ε(α) = ρα. */
+  @Override
   public double rho() {
     return rhoAtPosition(batchesPerEpoch());
   }
@@ -77,18 +74,14 @@ public final class PabiAccountant implements HiddenStateAccountant {
    * Composition baseline ρ = T/(2σ²): the record is used once per epoch by a Gaussian mechanism with
    * noise multiplier σ; valid when every iterate is released and without convexity.
    */
+  @Override
   public double rhoComposition() {
     return bigT / (2 * sigma * sigma);
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
+  public String theorem() {
+    return THEOREM;
   }
 
   @Override
@@ -104,23 +97,14 @@ public final class PabiAccountant implements HiddenStateAccountant {
   }
 
   @Override
-  public RdpCurve rdp(Orders orders) {
-    return LinearRdp.curve(rho(), orders);
+  String compositionMechanism() {
+    return "Gaussian mechanism (multiplier σ) composed over the T epochs (Mironov 2017)";
   }
 
   @Override
-  public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    return rdpGuarantee(THEOREM, delta, orders, conversion);
-  }
-
-  /** The composition baseline as a guarantee for the all-iterates threat model. */
-  public PrivacyGuarantee compositionGuarantee(double delta, Orders orders, RdpConversion conversion) {
-    RdpCurve curve = LinearRdp.curve(rhoComposition(), orders);
-    return new PrivacyGuarantee(NAME + "-composition",
-        "Gaussian mechanism (multiplier σ) composed over the T epochs (Mironov 2017)",
-        conversion.epsilon(curve, delta), curve, relation(), ThreatModel.ALL_ITERATES_RELEASED,
-        List.of(String.format("every loss is L-Lipschitz with L = %s (sensitivity 2L, no clipping)", bigL),
-            "fixed cyclic order: each record is used once per epoch"));
+  List<String> compositionAssumptions() {
+    return List.of(String.format("every loss is L-Lipschitz with L = %s (sensitivity 2L, no clipping)", bigL),
+        "fixed cyclic order: each record is used once per epoch");
   }
 
   /** Configuration; names follow Boninsegna's Alg. 2 (docs/accountants.md#pabi). All parameters are required. */
