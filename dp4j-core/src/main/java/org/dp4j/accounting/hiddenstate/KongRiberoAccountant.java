@@ -36,7 +36,8 @@ import org.dp4j.accounting.RdpConversion;
  *
  * <pre>{@code
  * KongRiberoAccountant acc = KongRiberoAccountant.builder()
- *     .k(10).b(2).T(23).lambda(0.1).C(1).sigma(0.5).m(1).M(1).build();
+ *     .datasetSize(10).batchSize(2).iterations(23).stepSize(0.1).clipNorm(1).noiseStd(0.5).weakConvexity(1)
+ *     .smoothness(1).build();
  * double eps2 = acc.rdp(Orders.of(2)).value(0);          // 0.3282 (eq. 17, conservative L_λ)
  * PrivacyGuarantee g = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
  * }</pre>
@@ -294,55 +295,55 @@ public final class KongRiberoAccountant extends LinearRdpAccountant {
     private Builder() {}
 
     /** k: dataset size (number of per-example losses). */
-    public Builder k(long k) {
+    public Builder datasetSize(long k) {
       this.k = k;
       return this;
     }
 
     /** b: batch size; must divide k. */
-    public Builder b(long b) {
+    public Builder batchSize(long b) {
       this.b = b;
       return this;
     }
 
     /** T: total number of iterations, fixed before training. */
-    public Builder T(long bigT) {
+    public Builder iterations(long bigT) {
       this.bigT = bigT;
       return this;
     }
 
     /** λ: constant stepsize. */
-    public Builder lambda(double lambda) {
+    public Builder stepSize(double lambda) {
       this.lambda = lambda;
       return this;
     }
 
     /** C: per-example ℓ2 clip norm (or the asserted gradient bound when unclipped). */
-    public Builder C(double bigC) {
+    public Builder clipNorm(double bigC) {
       this.bigC = bigC;
       return this;
     }
 
     /** σ: std of the Gaussian added to each parameter coordinate per step (not to the gradient). */
-    public Builder sigma(double sigma) {
+    public Builder noiseStd(double sigma) {
       this.sigma = sigma;
       return this;
     }
 
     /** m ≥ 0: weak-convexity constant of every f_i (0 = convex). */
-    public Builder m(double m) {
+    public Builder weakConvexity(double m) {
       this.m = m;
       return this;
     }
 
     /** M ≥ 0: smoothness (upper curvature) constant of every f_i. */
-    public Builder M(double bigM) {
+    public Builder smoothness(double bigM) {
       this.bigM = bigM;
       return this;
     }
 
     /** d_h: diameter of dom h; +∞ (the default) when h is not a bounded constraint. */
-    public Builder dh(double dh) {
+    public Builder domainDiameter(double dh) {
       this.dh = dh;
       return this;
     }

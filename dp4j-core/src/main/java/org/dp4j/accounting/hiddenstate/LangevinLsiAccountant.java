@@ -18,7 +18,8 @@ import org.dp4j.accounting.Orders;
  * {@link #rhoComposition()} (docs/errata.md#langevin-lsi).
  *
  * <pre>{@code
- * LangevinLsiAccountant acc = LangevinLsiAccountant.builder().lambda(0.1).beta(1.5).eta(0.5).sigma(2).K(100).build();
+ * LangevinLsiAccountant acc = LangevinLsiAccountant.builder().strongConvexity(0.1).smoothness(1.5).stepSize(0.5)
+ *     .noiseMultiplier(2).iterations(100).build();
  * double eps = acc.rdp(Orders.of(2)).value(0);    // 18.3583
  * }</pre>
  */
@@ -101,31 +102,31 @@ public final class LangevinLsiAccountant extends LinearRdpAccountant {
     private Builder() {}
 
     /** λ: strong-convexity constant of the (mean) loss. */
-    public Builder lambda(double lambda) {
+    public Builder strongConvexity(double lambda) {
       this.lambda = lambda;
       return this;
     }
 
     /** β: smoothness constant of the (mean) loss. */
-    public Builder beta(double beta) {
+    public Builder smoothness(double beta) {
       this.beta = beta;
       return this;
     }
 
     /** η: constant step size. */
-    public Builder eta(double eta) {
+    public Builder stepSize(double eta) {
       this.eta = eta;
       return this;
     }
 
     /** σ: noise multiplier relative to the gradient-sum sensitivity S_g. */
-    public Builder sigma(double sigma) {
+    public Builder noiseMultiplier(double sigma) {
       this.sigma = sigma;
       return this;
     }
 
     /** K: number of full-batch iterations. */
-    public Builder K(long bigK) {
+    public Builder iterations(long bigK) {
       this.bigK = bigK;
       return this;
     }

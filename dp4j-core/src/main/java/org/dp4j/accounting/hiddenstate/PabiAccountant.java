@@ -20,7 +20,8 @@ import org.dp4j.accounting.Orders;
  * DP guarantee.
  *
  * <pre>{@code
- * PabiAccountant acc = PabiAccountant.builder().n(1000).B(100).T(5).sigma(1).eta(0.1).beta(1).L(1).build();
+ * PabiAccountant acc = PabiAccountant.builder().datasetSize(1000).batchSize(100).epochs(5).noiseMultiplier(1)
+ *     .stepSize(0.1).smoothness(1).lipschitzConstant(1).build();
  * double eps = acc.rdp(Orders.of(2)).value(0);    // 1.4 = (2/2)·(4/10 + 1)
  * }</pre>
  */
@@ -120,43 +121,43 @@ public final class PabiAccountant extends LinearRdpAccountant {
     private Builder() {}
 
     /** n: dataset size. */
-    public Builder n(long n) {
+    public Builder datasetSize(long n) {
       this.n = n;
       return this;
     }
 
     /** B: batch size; must divide n. */
-    public Builder B(long bigB) {
+    public Builder batchSize(long bigB) {
       this.bigB = bigB;
       return this;
     }
 
     /** T: number of epochs (each of Q = n/B steps). */
-    public Builder T(long bigT) {
+    public Builder epochs(long bigT) {
       this.bigT = bigT;
       return this;
     }
 
     /** σ: noise multiplier relative to the sensitivity 2L of a batch-gradient sum. */
-    public Builder sigma(double sigma) {
+    public Builder noiseMultiplier(double sigma) {
       this.sigma = sigma;
       return this;
     }
 
     /** η: constant learning rate. */
-    public Builder eta(double eta) {
+    public Builder stepSize(double eta) {
       this.eta = eta;
       return this;
     }
 
     /** β: smoothness constant of every loss. */
-    public Builder beta(double beta) {
+    public Builder smoothness(double beta) {
       this.beta = beta;
       return this;
     }
 
     /** L: Lipschitz constant of every loss (gradient norm bound). */
-    public Builder L(double bigL) {
+    public Builder lipschitzConstant(double bigL) {
       this.bigL = bigL;
       return this;
     }
