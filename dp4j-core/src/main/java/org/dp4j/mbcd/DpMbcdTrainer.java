@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * row after every epoch.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork initialNet; INDArray features; INDArray oneHotLabels
  * DpMbcdTrainer t = DpMbcdTrainer.builder(initialNet, features, oneHotLabels)
  *     .batchSize(100).epochs(20).learningRate(0.1).clipNorm(1.0).activationNormBound(1.0)
  *     .inputNormBound(1.0).noiseSchedule(NoiseTemperatureSchedule.constant(1e-3))

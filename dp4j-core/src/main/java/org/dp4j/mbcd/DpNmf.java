@@ -29,6 +29,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * the paper's form, H = YYᵀ resp. X_BᵀX_B/b). Both X and Y are released.
  *
  * <pre>{@code
+ * // given: INDArray m
  * DpNmf nmf = DpNmf.builder(m, 10).batchSize(100).epochs(300).learningRate(1.0)
  *     .stepRule(NmfStepRule.CURVATURE_SCALED, 1.0).clipNorm(10.0)
  *     .noiseSchedule(NoiseTemperatureSchedule.constant(1e-6)).build();

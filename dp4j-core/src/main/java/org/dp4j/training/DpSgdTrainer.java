@@ -35,9 +35,11 @@ import org.nd4j.linalg.dataset.DataSet;
  * ({@link StepAccountant#requireCovers}, {@link NetworkCoverage}).
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; IndexedData data
  * DpSgdTrainer trainer = DpSgdTrainer.builder(net, data)
  *     .sampler(PoissonSampler.withExpectedBatchSize(data.size(), 256, AesCtrRandom.secure()))
- *     .ledger(PrivacyLedger.builder().accountant(DpSgdTrainer.compositionAccountant(net, data.size()))
+ *     .ledger(PrivacyLedger.builder().accountant(DpSgdTrainer.compositionAccountant(net, data.size(),
+ *         Orders.DEFAULT))
  *         .delta(1e-5).budget(new PrivacyBudget(3, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build())
  *     .epochs(20).physicalBatchSize(512)            // optional: bounded memory for large logical batches
  *     .onEpoch(row -> System.out.println(row.composition().orElseThrow().summary()))

@@ -11,6 +11,7 @@ import java.util.List;
  * position j0 = m − 1.
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * YeShokriConvexFixedBatchAccountant acc = new YeShokriConvexFixedBatchAccountant(config);
  * double firstBatch = acc.rdpForBatch(0, 10.0);
  * }</pre>

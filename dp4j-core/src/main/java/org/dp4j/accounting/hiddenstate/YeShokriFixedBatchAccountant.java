@@ -11,6 +11,7 @@ import java.util.List;
  * record is the worst position j0 = m − 1 (ε_0^1 = G(α)): with a public batch order nothing is averaged.
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * YeShokriFixedBatchAccountant acc = new YeShokriFixedBatchAccountant(config);
  * double firstBatch = acc.rdpForBatch(0, 10.0);    // records in B^0
  * double everyRecord = acc.rdp(10.0);              // = acc.rdpForBatch(m − 1, 10.0)

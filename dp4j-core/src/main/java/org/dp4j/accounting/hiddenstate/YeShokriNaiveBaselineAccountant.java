@@ -10,6 +10,7 @@ import java.util.List;
  * et al. K counts iterations, which equal epochs only for full batches). A baseline to compare against.
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * double rdp10 = new YeShokriNaiveBaselineAccountant(config).rdp(10.0);
  * }</pre>
  */

@@ -11,6 +11,7 @@ import java.util.List;
  * the secret batch position (Lemma 5.1), computed with a log-sum-exp (docs/accountants.md#ye-shokri).
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * double rdp10 = new YeShokriShuffleAccountant(config).rdp(10.0);
  * }</pre>
  */

@@ -13,6 +13,7 @@ import org.dp4j.accounting.LogSpace;
  * fixed point). Loose for large α (the paper says so).
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * double rdp10 = new YeShokriWithoutReplacementAccountant(config).rdp(10.0);
  * }</pre>
  */
