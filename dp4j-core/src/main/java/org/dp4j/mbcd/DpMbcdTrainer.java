@@ -447,7 +447,7 @@ public final class DpMbcdTrainer {
           activationNormBounds.length);
       checkArgument(inputNormBound > 0, "input norm bound must be > 0, was %s", inputNormBound);
       checkNotNull(schedule, "a noise schedule is required");
-      checkArgument(features.rows() <= Integer.MAX_VALUE, "too many examples: %s", features.rows());
+      checkArgument(features.size(0) <= Integer.MAX_VALUE, "too many examples: %s", features.size(0));
       long need = AuxiliaryStore.bytesRequired(features.rows(), widths,
           initial.params().dataType());
       checkArgument(need <= maxAuxiliaryBytes,

@@ -302,7 +302,7 @@ public final class DpNmf {
           noise = GaussianNoise.secure();
         }
       }
-      checkArgument(m.rows() <= Integer.MAX_VALUE, "too many rows: %s", m.rows());
+      checkArgument(m.size(0) <= Integer.MAX_VALUE, "too many rows: %s", m.size(0));
       checkArgument(batchSize >= 1 && batchSize <= m.rows(),
           "batch size must be in [1, rows = %s], was %s", m.rows(), batchSize);
       AesCtrRandom shuffler = partitionSeed != null ? AesCtrRandom.insecureFixedSeed(partitionSeed)
