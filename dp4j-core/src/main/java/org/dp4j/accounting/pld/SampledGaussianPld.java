@@ -32,7 +32,7 @@ import org.apache.commons.math3.special.Erf;
  * PrivacyLossPmf p = SampledGaussianPld.pmf(0.01, 1.0, LossDirection.REMOVE, 1e-4, 1e-20);
  * }</pre>
  */
-public final class SampledGaussianPld {
+final class SampledGaussianPld {
   /** Refuse single-step grids larger than this (the interval is then far too fine). */
   public static final int MAX_BINS = 1 << 25;
   private static final double[] GL_NODES = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
