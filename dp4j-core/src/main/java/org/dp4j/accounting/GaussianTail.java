@@ -6,7 +6,7 @@ import org.apache.commons.math3.special.Erf;
  * Logarithms of Gaussian tail functions that stay accurate far into the tails, where erfc itself
  * underflows (erfc(27) &lt; 1e-300).
  */
-public final class GaussianTail {
+final class GaussianTail {
   /** Below this argument Commons Math's erfc (continued fraction, 1e-15 relative) is used directly. */
   private static final double ASYMPTOTIC_FROM = 20.0;
   private static final double LOG_SQRT_PI = 0.5 * Math.log(Math.PI);

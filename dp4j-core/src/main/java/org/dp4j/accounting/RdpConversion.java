@@ -6,6 +6,7 @@ import static com.google.common.base.Preconditions.checkArgument;
  * Conversion of a Rényi-DP curve to (ε, δ)-DP, minimised over the curve's orders.
  *
  * <pre>{@code
+ * // given: RdpCurve curve
  * EpsilonDelta e = RdpConversion.IMPROVED.epsilon(curve, 1e-5);
  * double delta = RdpConversion.IMPROVED.delta(curve, 3.0).delta();
  * }</pre>

@@ -8,7 +8,7 @@ import static com.google.common.base.Preconditions.checkArgument;
  * the returned setting's ε never exceeds the target.
  *
  * <pre>{@code
- * Calibration c = SgmCalibration.noiseMultiplier(3.0, 1e-5, 256.0 / 60000, 14063,
+ * SgmCalibration.Calibration c = SgmCalibration.noiseMultiplier(3.0, 1e-5, 256.0 / 60000, 14063,
  *     Orders.DEFAULT, RdpConversion.IMPROVED);
  * double z = c.noiseMultiplier();          // ≈ 0.98; c.achieved().epsilon() ≤ 3.0
  * }</pre>

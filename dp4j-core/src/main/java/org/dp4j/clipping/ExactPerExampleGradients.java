@@ -19,6 +19,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * their own randomness here, so the two agree only on deterministic networks.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; INDArray x; INDArray y
  * INDArray g = ExactPerExampleGradients.perExample(net, x, y);     // [n, numParams]
  * ClippedGradientSum ref = ExactPerExampleGradients.clippedSum(net, x, y, 1.0, ClippingMode.FLAT);
  * }</pre>

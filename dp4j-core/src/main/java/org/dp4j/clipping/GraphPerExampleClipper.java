@@ -41,6 +41,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * built, with a message naming the vertex. Label masks are honoured; feature masks are refused for now.
  *
  * <pre>{@code
+ * // given: ComputationGraph graph; MultiDataSet batch
  * GraphPerExampleClipper clipper = GraphPerExampleClipper.of(graph, ClippingMode.FLAT);
  * INDArray sum = Nd4j.create(graph.params().dataType(), 1, graph.numParams());
  * ClippedGradientSum s = clipper.clippedSum(batch.getFeatures(), batch.getLabels(), 1.0, sum);  // a MultiDataSet

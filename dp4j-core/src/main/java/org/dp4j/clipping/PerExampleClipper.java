@@ -38,6 +38,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * (DL4J adds it in the updater; it does not depend on the data).
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; DataSet batch
  * PerExampleClipper clipper = PerExampleClipper.of(net);              // flat clipping
  * ClippedGradientSum s = clipper.clippedSum(batch.getFeatures(), batch.getLabels(), 1.0);
  * INDArray sum = s.sum();            // [1, net.numParams()], layout of net.params()

@@ -16,6 +16,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * batch of indices from a sampler.
  *
  * <pre>{@code
+ * // given: Path dir; BatchSampler sampler
  * LabelledImages train = MnistLoader.load(dir, MnistSplit.TRAIN);
  * DataSet all = train.toDataSet(DataType.FLOAT);                   // [60000, 784], [60000, 10]
  * DataSet batch = train.toDataSet(sampler.nextBatch(), DataType.FLOAT);

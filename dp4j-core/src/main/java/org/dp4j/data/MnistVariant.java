@@ -10,6 +10,7 @@ import java.nio.file.Path;
  * {@code .cache/data/fashion-mnist} under the repository root.
  *
  * <pre>{@code
+ * // given: Path repoRoot
  * LabelledImages test = MnistLoader.load(MnistVariant.FASHION_MNIST.cacheDir(repoRoot), MnistSplit.TEST);
  * }</pre>
  */

@@ -32,6 +32,7 @@ import java.util.UUID;
  * then synced so the rename itself survives a power cut (where the platform allows it).
  *
  * <pre>{@code
+ * // given: String json; String csv
  * AtomicFiles.write(Path.of("report.json"), out -> out.write(json.getBytes(StandardCharsets.UTF_8)));
  * AtomicFiles.writeString(Path.of("ledger.csv"), csv);
  * }</pre>

@@ -21,6 +21,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * post-processing; clip norm C, noise N(0, 2η·o·I), μ and the prox all act on θ̃.
  *
  * <pre>{@code
+ * // given: ConvolutionGeometry geometry; INDArray layerParams; INDArray x
  * ConvolutionBlock conv = ConvolutionBlock.fromLayerParameters(layerParams, geometry, 6);
  * INDArray u = conv.apply(x);        // rows [b, 6·H_out·W_out]
  * }</pre>

@@ -32,6 +32,7 @@ import org.dp4j.sampling.SamplingScheme;
  * (Lemma B.1), for reproduction only.
  *
  * <pre>{@code
+ * // given: DpMbcdTrainer trainer
  * DpMbcdAccounting acc = DpMbcdAccounting.builder().delta(1e-5).budget(3.0).build();
  * PrivacyLedger ledger = acc.ledger(trainer.mechanism());   // the trainer does this itself
  * }</pre>

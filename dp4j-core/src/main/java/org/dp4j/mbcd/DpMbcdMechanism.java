@@ -28,6 +28,7 @@ import org.dp4j.sampling.SamplingScheme;
  * yield a contraction L_F &lt; 1 is the accountant's business (docs/errata.md#dp-mbcd-lipschitz-f: in general L_F = 1).
  *
  * <pre>{@code
+ * // given: DpMbcdTrainer trainer
  * DpMbcdMechanism m = trainer.mechanism();
  * double o = m.temperature(0, 3);           // o(k=0, j=3)
  * double sg = m.gradientSensitivity();      // 2C (replace-one)

@@ -17,6 +17,7 @@ import org.dp4j.noise.GaussianNoise;
 import org.dp4j.noise.NoiseSource;
 import org.dp4j.prox.ProximalOperator;
 import org.dp4j.sampling.ShuffleOncePartition;
+import org.dp4j.training.PrivateTrainer;
 import org.dp4j.training.StopReason;
 import org.dp4j.training.TrainingResult;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -43,15 +44,16 @@ import org.slf4j.LoggerFactory;
  * row after every epoch.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork initialNet; INDArray features; INDArray oneHotLabels
  * DpMbcdTrainer t = DpMbcdTrainer.builder(initialNet, features, oneHotLabels)
  *     .batchSize(100).epochs(20).learningRate(0.1).clipNorm(1.0).activationNormBound(1.0)
  *     .inputNormBound(1.0).noiseSchedule(NoiseTemperatureSchedule.constant(1e-3))
  *     .accounting(DpMbcdAccounting.builder().delta(1e-5).budget(3.0).build()).build();
- * TrainingResult r = t.fit();        // r.stopReason(): COMPLETED or BUDGET
+ * TrainingResult r = t.train();        // r.stopReason(): COMPLETED or BUDGET
  * MultiLayerNetwork released = r.network();
  * }</pre>
  */
-public final class DpMbcdTrainer {
+public final class DpMbcdTrainer implements PrivateTrainer<TrainingResult> {
   private final LiftedNetwork model;
   private final AuxiliaryStore aux;
   private final INDArray features;
@@ -115,11 +117,26 @@ public final class DpMbcdTrainer {
   }
 
   /** Runs the remaining epochs up to K, or until the next step would exceed the budget. */
+  @Override
+  public TrainingResult train() {
+    return PrivateTrainer.super.train();
+  }
+
+  /** The same as {@link #train()}. */
+  @Deprecated
   public TrainingResult fit() {
-    while (stopped == null && epoch < mechanism.epochs()) {
-      fitEpoch();
-    }
-    return result();
+    return train();
+  }
+
+  /** The same as {@link #trainEpoch()}. */
+  @Deprecated
+  public boolean fitEpoch() {
+    return trainEpoch();
+  }
+
+  @Override
+  public boolean isFinished() {
+    return stopped != null || epoch >= mechanism.epochs();
   }
 
   /**
@@ -127,7 +144,8 @@ public final class DpMbcdTrainer {
    * then a ledger row. Returns false if the budget stopped the epoch (a partial row is closed if any of
    * its steps ran; the blocks hold the last in-budget values and training cannot continue).
    */
-  public boolean fitEpoch() {
+  @Override
+  public boolean trainEpoch() {
     checkState(epoch < mechanism.epochs(),
         "all %s planned epochs are done; the mechanism (and its accounting) covers no more",
         mechanism.epochs());
@@ -160,6 +178,7 @@ public final class DpMbcdTrainer {
   }
 
   /** What happened so far: the released network, the ledger, and why training ended (if it did). */
+  @Override
   public TrainingResult result() {
     return new TrainingResult(releasedNetwork(), ledger,
         stopped == null ? StopReason.COMPLETED : stopped, epoch, ledger.steps());
@@ -170,6 +189,7 @@ public final class DpMbcdTrainer {
     return java.util.Optional.ofNullable(stopped);
   }
 
+  @Override
   public int epochsCompleted() {
     return epoch;
   }
@@ -446,7 +466,7 @@ public final class DpMbcdTrainer {
           activationNormBounds.length);
       checkArgument(inputNormBound > 0, "input norm bound must be > 0, was %s", inputNormBound);
       checkNotNull(schedule, "a noise schedule is required");
-      checkArgument(features.rows() <= Integer.MAX_VALUE, "too many examples: %s", features.rows());
+      checkArgument(features.size(0) <= Integer.MAX_VALUE, "too many examples: %s", features.size(0));
       long need = AuxiliaryStore.bytesRequired(features.rows(), widths,
           initial.params().dataType());
       checkArgument(need <= maxAuxiliaryBytes,

@@ -10,6 +10,7 @@ import org.dp4j.noise.GaussianNoise;
 import org.dp4j.noise.NoiseSource;
 import org.dp4j.prox.ProximalOperator;
 import org.dp4j.sampling.ShuffleOncePartition;
+import org.dp4j.training.PrivateTrainer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.INDArrayIndex;
@@ -29,14 +30,15 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * the paper's form, H = YYᵀ resp. X_BᵀX_B/b). Both X and Y are released.
  *
  * <pre>{@code
+ * // given: INDArray m
  * DpNmf nmf = DpNmf.builder(m, 10).batchSize(100).epochs(300).learningRate(1.0)
  *     .stepRule(NmfStepRule.CURVATURE_SCALED, 1.0).clipNorm(10.0)
  *     .noiseSchedule(NoiseTemperatureSchedule.constant(1e-6)).build();
- * nmf.fit();
+ * nmf.train();
  * double err = nmf.relativeError();   // ‖XY − M‖_F / ‖M‖_F
  * }</pre>
  */
-public final class DpNmf {
+public final class DpNmf implements PrivateTrainer<DpNmf.Result> {
   private static final ProximalOperator NON_NEGATIVE = ProximalOperator.box(0, Double.POSITIVE_INFINITY);
 
   private final INDArray m;
@@ -85,22 +87,57 @@ public final class DpNmf {
     return new Builder(m, rank);
   }
 
+  /**
+   * What a DP-NMF run releases: the factors and how many epochs produced them. The relative error is measured on
+   * the private matrix and is not itself a private release.
+   *
+   * @param userFactors X [users, d], in the original row order
+   * @param itemFactors Y [d, items]
+   * @param relativeError ‖XY − M‖_F / ‖M‖_F
+   * @param epochsCompleted full epochs run
+   */
+  public record Result(INDArray userFactors, INDArray itemFactors, double relativeError, int epochsCompleted) {}
+
+  /** The same as {@link #train()}, without the result. */
+  @Deprecated
   public void fit() {
-    while (epoch < epochs) {
-      fitEpoch();
-    }
+    train();
   }
 
+  /** The same as {@link #trainEpoch()}. */
+  @Deprecated
   public void fitEpoch() {
+    trainEpoch();
+  }
+
+  /**
+   * One epoch: every batch of the fixed partition once, in order. DP-NMF has no budget stop of its own (its
+   * composition bound is computed for the planned epochs before training), so an epoch always runs to its end.
+   */
+  @Override
+  public boolean trainEpoch() {
     checkState(epoch < epochs, "all %s planned epochs are done", epochs);
     for (int j = 0; j < numBatches; j++) {
       step(j);
     }
     epoch++;
+    return true;
   }
 
+  @Override
+  public boolean isFinished() {
+    return epoch >= epochs;
+  }
+
+  @Override
   public int epochsCompleted() {
     return epoch;
+  }
+
+  /** The factors so far (copies) and their relative error. */
+  @Override
+  public Result result() {
+    return new Result(userFactors(), itemFactors(), relativeError(), epoch);
   }
 
   /** ‖XY − M‖_F / ‖M‖_F, the metric of Xu &amp; Yin 2013 and Chen &amp; Liu Table 2 (on private data). */
@@ -301,7 +338,7 @@ public final class DpNmf {
           noise = GaussianNoise.secure();
         }
       }
-      checkArgument(m.rows() <= Integer.MAX_VALUE, "too many rows: %s", m.rows());
+      checkArgument(m.size(0) <= Integer.MAX_VALUE, "too many rows: %s", m.size(0));
       checkArgument(batchSize >= 1 && batchSize <= m.rows(),
           "batch size must be in [1, rows = %s], was %s", m.rows(), batchSize);
       AesCtrRandom shuffler = partitionSeed != null ? AesCtrRandom.insecureFixedSeed(partitionSeed)

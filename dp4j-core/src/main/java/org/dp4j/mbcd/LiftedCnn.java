@@ -29,6 +29,7 @@ import org.nd4j.linalg.activations.impl.ActivationReLU;
  * the dense ones. The layer right before the output layer must not be a pooling layer.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; INDArray flatImages
  * LiftedCnn lifted = LiftedCnn.from(net);         // copies net's parameters
  * INDArray p = lifted.output(flatImages);         // equals net.output(flatImages)
  * }</pre>

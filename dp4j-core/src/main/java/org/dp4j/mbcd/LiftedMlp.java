@@ -26,6 +26,7 @@ import org.nd4j.linalg.lossfunctions.impl.LossMCXENT;
  * the paper, whatever DL4J's own scaling (MSE divides by the number of outputs).
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; INDArray features
  * LiftedMlp lifted = LiftedMlp.from(net);        // copies net's parameters
  * INDArray p = lifted.output(features);          // equals net.output(features)
  * MultiLayerNetwork released = lifted.toNetwork();

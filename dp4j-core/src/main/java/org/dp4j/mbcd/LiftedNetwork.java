@@ -19,6 +19,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * either. The per-example auxiliaries x_d, u_d are not here: they live in the trainer and never leave it.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; INDArray features
  * LiftedNetwork lifted = LiftedNetwork.from(net);   // copies net's parameters
  * INDArray p = lifted.output(features);             // equals net.output(features)
  * MultiLayerNetwork released = lifted.toNetwork();

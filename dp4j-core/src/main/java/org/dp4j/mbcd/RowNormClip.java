@@ -14,6 +14,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * way before evaluating the released network.
  *
  * <pre>{@code
+ * // given: DpMbcdTrainer trainer; INDArray testFeatures
  * RowNormClip.clipInPlace(testFeatures, trainer.mechanism().activationNormBound(0));
  * }</pre>
  */

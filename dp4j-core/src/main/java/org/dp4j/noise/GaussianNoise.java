@@ -27,6 +27,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * 0.59 ms to fill a double array, 1.1 ms for {@link #addTo} on a FLOAT INDArray, 2.2 ms hardened.
  *
  * <pre>{@code
+ * // given: INDArray clippedGradientSum; double noiseMultiplier; double clipNorm
  * GaussianNoise noise = GaussianNoise.secure();
  * noise.addTo(clippedGradientSum, noiseMultiplier * clipNorm);   // in place
  * }</pre>

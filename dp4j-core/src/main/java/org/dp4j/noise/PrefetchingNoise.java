@@ -24,6 +24,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * synchronously.
  *
  * <pre>{@code
+ * // given: INDArray gradientSum; double noiseMultiplier; double clipNorm
  * NoiseSource noise = PrefetchingNoise.secure();
  * noise.addGaussian(gradientSum, noiseMultiplier * clipNorm);   // ~0.1 ms instead of ~1 ms for 270k floats
  * }</pre>

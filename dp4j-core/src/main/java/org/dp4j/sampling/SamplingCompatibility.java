@@ -12,6 +12,7 @@ import org.dp4j.accounting.SampledGaussianMechanism;
  * {@link IllegalArgumentException} that names both sides.
  *
  * <pre>{@code
+ * // given: BatchSampler sampler; double q; double z
  * SamplingCompatibility.requireMatches(new SampledGaussianMechanism(q, z), sampler.plan());
  * // "the sampled-Gaussian accountant assumes Poisson sampling (...); the sampler is
  * //  shuffle-once fixed partition (...)"

@@ -14,6 +14,7 @@ import org.dp4j.updater.DpSgd;
  * is refused with both sides named.
  *
  * <pre>{@code
+ * // given: StepAccountant accountant; MultiLayerNetwork net; SampledDataSetIterator iterator
  * AccountantCoverage.requireCovers(accountant, DpSgdStep.configOf(net), iterator.plan());
  * }</pre>
  */

@@ -21,6 +21,7 @@ import org.dp4j.sampling.SamplingPlan;
  * "user-asserted". The trainer re-checks the certificate against its network, data and sampler.
  *
  * <pre>{@code
+ * // given: SoftmaxRegressionCertificate certificate
  * RdpStepAccountant acc = new CertifiedYeShokriStepAccountant(certificate, Orders.DEFAULT);
  * }</pre>
  */

@@ -36,6 +36,7 @@ import org.nd4j.linalg.learning.config.IUpdater;
  * {@link Builder#accounting}).
  *
  * <pre>{@code
+ * // given: MultiLayerConfiguration conf; LabelledImages images
  * DpSgdSetup setup = DpSgdSetup.builder().datasetSize(60_000).expectedBatchSize(256).epochs(20)
  *     .clipNorm(1.0).targetEpsilon(3.0).delta(1e-5).build();
  * MultiLayerNetwork net = setup.privateNetwork(conf);       // conf: an ordinary configuration, e.g. Sgd(0.1)
@@ -81,6 +82,16 @@ public final class DpSgdSetup {
 
   public double samplingRate() {
     return (double) expectedBatchSize / datasetSize;
+  }
+
+  /** The expected batch size B = qn: the DpSgd divisor and the Poisson sampler's mean batch. */
+  public int expectedBatchSize() {
+    return expectedBatchSize;
+  }
+
+  /** The number of records n the sampling rate is computed from. */
+  public int datasetSize() {
+    return datasetSize;
   }
 
   /** Steps per epoch, ⌈n/B⌉, as the Poisson sampler counts them. */
@@ -142,6 +153,7 @@ public final class DpSgdSetup {
    * is already private is refused: continue it with {@link PrivateMultiLayerNetwork#resume} and its restored ledger.
    *
    * <pre>{@code
+   * // given: DpSgdSetup setup; MultiLayerNetwork pretrained
    * MultiLayerNetwork tuned = new TransferLearning.Builder(pretrained).setFeatureExtractor(1).build();
    * PrivateMultiLayerNetwork net = setup.privateNetwork(tuned);   // only layers 2.. are trained, privately
    * }</pre>
@@ -162,6 +174,8 @@ public final class DpSgdSetup {
    * updater wrapped in this setup's {@link DpSgd}.
    *
    * <pre>{@code
+   * // given: DpSgdSetup setup; ComputationGraphConfiguration graphConf; int epochs
+   * // given: org.nd4j.linalg.dataset.DataSet trainSet
    * PrivateComputationGraph graph = setup.privateGraph(graphConf);   // graphConf: e.g. Sgd(0.1) everywhere
    * graph.fit(SampledDataSetIterator.poisson(IndexedData.of(trainSet), setup.expectedBatchSize()), epochs);
    * }</pre>
@@ -178,6 +192,7 @@ public final class DpSgdSetup {
    * continue it with {@link PrivateComputationGraph#resume} and its restored ledger.
    *
    * <pre>{@code
+   * // given: DpSgdSetup setup; ComputationGraph pretrained
    * ComputationGraph tuned = new TransferLearning.GraphBuilder(pretrained).setFeatureExtractor("conv").build();
    * PrivateComputationGraph graph = setup.privateGraph(tuned);   // vertices above "conv" trained privately
    * }</pre>

@@ -35,9 +35,11 @@ import org.nd4j.linalg.dataset.DataSet;
  * ({@link StepAccountant#requireCovers}, {@link NetworkCoverage}).
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; IndexedData data
  * DpSgdTrainer trainer = DpSgdTrainer.builder(net, data)
  *     .sampler(PoissonSampler.withExpectedBatchSize(data.size(), 256, AesCtrRandom.secure()))
- *     .ledger(PrivacyLedger.builder().accountant(DpSgdTrainer.compositionAccountant(net, data.size()))
+ *     .ledger(PrivacyLedger.builder().accountant(DpSgdTrainer.compositionAccountant(net, data.size(),
+ *         Orders.DEFAULT))
  *         .delta(1e-5).budget(new PrivacyBudget(3, 1e-5, ThreatModel.ALL_ITERATES_RELEASED)).build())
  *     .epochs(20).physicalBatchSize(512)            // optional: bounded memory for large logical batches
  *     .onEpoch(row -> System.out.println(row.composition().orElseThrow().summary()))
@@ -45,7 +47,7 @@ import org.nd4j.linalg.dataset.DataSet;
  * TrainingResult result = trainer.train();
  * }</pre>
  */
-public final class DpSgdTrainer {
+public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
   static final String INSECURE = "the noise source is not cryptographically secure (insecureNoise): whoever knows "
       + "its seed can remove the noise";
   private final MultiLayerNetwork net;
@@ -58,6 +60,9 @@ public final class DpSgdTrainer {
   private final Runnable onStep;
   private final int physicalBatchSize;
   private final Optional<String> voidBecause;
+  private int completed;
+  private StopReason stopped;
+  private boolean planChecked;
 
   private DpSgdTrainer(Builder b) {
     this.physicalBatchSize = b.physicalBatchSize;
@@ -81,6 +86,7 @@ public final class DpSgdTrainer {
     for (var a : ledger.accountants()) {
       requireCovers(a, dp);
     }
+    this.completed = ledger.epochsCompleted();
   }
 
   /**
@@ -105,26 +111,55 @@ public final class DpSgdTrainer {
   }
 
   /** Runs until every epoch is done or the budget would be exceeded by the next update. */
+  @Override
   public TrainingResult train() {
+    return PrivateTrainer.super.train();
+  }
+
+  @Override
+  public boolean trainEpoch() {
+    checkState(!isFinished(), "training is finished (%s after %s epochs)", stopped, completed);
     int stepsPerEpoch = sampler.plan().stepsPerEpoch();
-    int completed = ledger.epochsCompleted();
-    ledger.stepsWithinBudget((long) (epochs - completed) * stepsPerEpoch); // the plan's budget check, once
-    for (int epoch = completed + 1; epoch <= epochs; epoch++) {
-      for (int s = 0; s < stepsPerEpoch; s++) {
-        if (!ledger.tryStep()) {
-          closeRow(epoch, true);
-          return new TrainingResult(net, ledger, StopReason.BUDGET, completed, ledger.steps(), voidBecause);
-        }
-        takeStep(sampler.nextBatch());
-        onStep.run();
-      }
-      completed++;
-      // Before the callbacks: a model saved there (a checkpoint) carries the epochs it has finished, so a resumed
-      // run (and an epoch-based learning-rate schedule) continues from the right epoch.
-      net.incrementEpochCount();
-      closeRow(epoch, false);
+    if (!planChecked) {
+      ledger.stepsWithinBudget((long) (epochs - completed) * stepsPerEpoch); // the plan's budget check, once
+      planChecked = true;
     }
-    return new TrainingResult(net, ledger, StopReason.COMPLETED, completed, ledger.steps(), voidBecause);
+    int epoch = completed + 1;
+    for (int s = 0; s < stepsPerEpoch; s++) {
+      if (!ledger.tryStep()) {
+        stopped = StopReason.BUDGET;
+        closeRow(epoch, true);
+        return false;
+      }
+      takeStep(sampler.nextBatch());
+      onStep.run();
+    }
+    completed++;
+    // Before the callbacks: a model saved there (a checkpoint) carries the epochs it has finished, so a resumed
+    // run (and an epoch-based learning-rate schedule) continues from the right epoch.
+    net.incrementEpochCount();
+    if (completed == epochs) {
+      stopped = StopReason.COMPLETED;
+    }
+    closeRow(epoch, false);
+    return true;
+  }
+
+  @Override
+  public boolean isFinished() {
+    return stopped != null || completed >= epochs;
+  }
+
+  @Override
+  public int epochsCompleted() {
+    return completed;
+  }
+
+  /** The network, the ledger and why training ended (COMPLETED while epochs remain). */
+  @Override
+  public TrainingResult result() {
+    return new TrainingResult(net, ledger, stopped == null ? StopReason.COMPLETED : stopped, completed,
+        ledger.steps(), voidBecause);
   }
 
   /**

@@ -14,6 +14,7 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
  * relation and accountant; or, when the noise was not secure, a statement that no guarantee holds.
  *
  * <pre>{@code
+ * // given: PrivacyLedger ledger
  * String line = EpsilonSpent.describe(ledger, Optional.empty());
  * // "after 470 steps: all iterates released: ε = 1.2034 at δ = 1.0E-5 (add/remove one record; sampled-gaussian-rdp,
  * //  conditional on ...); only the last iterate released: the same bound (...)"

@@ -16,6 +16,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * relative margin of {@value #FLOAT_MARGIN} so that the clipped norm, computed in float32, stays ≤ L.
  *
  * <pre>{@code
+ * // given: LabelledImages images; INDArray testFeatures
  * FeatureClippedData data = FeatureClippedData.of(IndexedData.of(images, DataType.FLOAT), 1.0);
  * DataSet batch = data.rows(new int[] {0, 5, 9});   // every feature row has norm <= 1
  * INDArray test = FeatureClippedData.clip(testFeatures, 1.0); // same transform for evaluation

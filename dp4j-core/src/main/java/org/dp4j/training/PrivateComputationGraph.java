@@ -34,14 +34,20 @@ import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
  * the events and the gradient described in {@link PrivateMultiLayerNetwork}; {@link #score()} is {@code NaN}.
  *
  * <pre>{@code
+ * // given: org.nd4j.linalg.dataset.DataSet trainSet
  * ComputationGraphConfiguration conf = new NeuralNetConfiguration.Builder()
  *     .updater(DpSgd.builder().clipNorm(1.0).noiseMultiplier(1.1).expectedBatchSize(256)
- *         .baseUpdater(new Sgd(0.1)).build())
- *     .graphBuilder().addInputs("in")...setOutputs("out").build();
+ *         .baseUpdater(new org.nd4j.linalg.learning.config.Sgd(0.1)).build())
+ *     .graphBuilder().addInputs("in")
+ *     .addLayer("hidden", new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nIn(784).nOut(128)
+ *         .activation(org.nd4j.linalg.activations.Activation.TANH).build(), "in")
+ *     .addLayer("out", new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder().nIn(128).nOut(10)
+ *         .activation(org.nd4j.linalg.activations.Activation.SOFTMAX).build(), "hidden")
+ *     .setOutputs("out").build();
  * PrivateComputationGraph graph = new PrivateComputationGraph(conf);
  * graph.init();
  * SampledDataSetIterator train = SampledDataSetIterator.poisson(IndexedData.of(trainSet), 256);
- * graph.addListeners(PrivacyLedgerListener.forNetwork(graph, train, 1e-5).build());   // dp4j-listeners
+ * graph.addListeners(org.dp4j.listeners.PrivacyLedgerListener.forNetwork(graph, train, 1e-5).build());
  * graph.fit(train, 20);
  * }</pre>
  *

@@ -41,14 +41,20 @@ import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
  * calculator on a validation set).
  *
  * <pre>{@code
+ * // given: org.nd4j.linalg.dataset.DataSet trainSet
  * MultiLayerConfiguration conf = new NeuralNetConfiguration.Builder()
  *     .updater(DpSgd.builder().clipNorm(1.0).noiseMultiplier(1.1).expectedBatchSize(256)
- *         .baseUpdater(new Sgd(0.1)).build())
- *     .list()...build();
+ *         .baseUpdater(new org.nd4j.linalg.learning.config.Sgd(0.1)).build())
+ *     .list()
+ *     .layer(new org.deeplearning4j.nn.conf.layers.DenseLayer.Builder().nIn(784).nOut(128)
+ *         .activation(org.nd4j.linalg.activations.Activation.TANH).build())
+ *     .layer(new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder().nIn(128).nOut(10)
+ *         .activation(org.nd4j.linalg.activations.Activation.SOFTMAX).build())
+ *     .build();
  * PrivateMultiLayerNetwork net = new PrivateMultiLayerNetwork(conf);
  * net.init();
  * SampledDataSetIterator train = SampledDataSetIterator.poisson(IndexedData.of(trainSet), 256);
- * net.addListeners(PrivacyLedgerListener.forNetwork(net, train, 1e-5).build());   // dp4j-listeners
+ * net.addListeners(org.dp4j.listeners.PrivacyLedgerListener.forNetwork(net, train, 1e-5).build());
  * net.fit(train, 20);
  * }</pre>
  *

@@ -24,6 +24,7 @@ import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
  * iterator.
  *
  * <pre>{@code
+ * // given: PrivateMultiLayerNetwork net; org.nd4j.linalg.dataset.DataSet trainSet
  * SampledDataSetIterator train = SampledDataSetIterator.poisson(IndexedData.of(trainSet), 256);
  * net.fit(train, 20);                               // net: a PrivateMultiLayerNetwork
  * }</pre>

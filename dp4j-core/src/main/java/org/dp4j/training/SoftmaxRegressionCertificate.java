@@ -60,6 +60,7 @@ import org.nd4j.linalg.schedule.FixedSchedule;
  * point).
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; LabelledImages images
  * FeatureClippedData data = FeatureClippedData.of(IndexedData.of(images, DataType.FLOAT), 1.0);
  * ShuffleOncePartition sampler = new ShuffleOncePartition(data.size(), 1000, AesCtrRandom.secure());
  * SoftmaxRegressionCertificate cert = SoftmaxRegressionCertificate.certify(net, data, sampler.plan(), 40);

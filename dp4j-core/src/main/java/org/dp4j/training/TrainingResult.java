@@ -12,6 +12,7 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
  * The outcome of a private training run.
  *
  * <pre>{@code
+ * // given: DpSgdTrainer trainer
  * TrainingResult r = trainer.train();
  * System.out.println(r.epsilonSpent());   // "all iterates released: ε = 2.93 at δ = 1e-05 (...); ..."
  * double eps = r.epsilon(ThreatModel.ALL_ITERATES_RELEASED).orElseThrow();

@@ -16,9 +16,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@link org.dp4j.clipping.GraphPerExampleClipper} (inputs and labels are arrays for that reason).
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; INDArray x; INDArray y
  * ClippableModel model = ClippableModel.of(net);            // net uses DpSgd
  * PrivateGradient g = PrivateGradient.of(model, PrefetchingNoise.secure());
- * g.accumulate(new INDArray[] {x}, new INDArray[] {y});
+ * g.accumulate(new INDArray[] {x}, new INDArray[] {y}, null, null);
  * g.finish();                                               // net.getFlattenedGradients() holds the private gradient
  * }</pre>
  */

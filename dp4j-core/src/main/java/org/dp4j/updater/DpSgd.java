@@ -27,9 +27,12 @@ import org.nd4j.linalg.schedule.ISchedule;
  * {@code MultiLayerNetwork} with this updater throws instead of silently training without privacy.
  *
  * <pre>{@code
+ * // given: DataSet batch
  * DpSgd dp = DpSgd.builder().clipNorm(1.0).noiseMultiplier(1.1).expectedBatchSize(256)
  *     .baseUpdater(new Sgd(0.1)).build();
- * MultiLayerConfiguration conf = new NeuralNetConfiguration.Builder().updater(dp).list()...build();
+ * MultiLayerConfiguration conf = new NeuralNetConfiguration.Builder().updater(dp).list()
+ *     .layer(new OutputLayer.Builder().nIn(784).nOut(10).activation(Activation.SOFTMAX).build())
+ *     .build();
  * MultiLayerNetwork net = new MultiLayerNetwork(conf);
  * net.init();
  * DpSgdStep step = DpSgdStep.of(net);               // secure noise

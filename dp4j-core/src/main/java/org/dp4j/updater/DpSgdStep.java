@@ -44,6 +44,7 @@ import org.nd4j.linalg.learning.config.Sgd;
  * is not a private release.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; List<DataSet> poissonBatches; DataSet logicalBatch
  * DpSgdStep step = DpSgdStep.of(net);
  * for (DataSet batch : poissonBatches) {            // sampled with rate q = expectedBatchSize / N
  *   ClippedGradientSum s = step.apply(batch);

@@ -16,6 +16,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * apply it ({@link #runPrivatised}).
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; INDArray x; INDArray y
  * PrivateGradient g = PrivateGradient.of(ClippableModel.of(net), PrefetchingNoise.secure());
  * g.accumulate(new INDArray[] {x}, new INDArray[] {y}, null, null);
  * g.finish();     // net.getFlattenedGradients() = (S + N(0, (zC)^2 I)) / (qN)

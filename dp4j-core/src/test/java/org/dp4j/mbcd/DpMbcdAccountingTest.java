@@ -100,7 +100,7 @@ class DpMbcdAccountingTest {
   void ledgerRowsMatchDigestVectorInBothModes() {
     for (DpMbcdMode mode : DpMbcdMode.values()) {
       DpMbcdTrainer t = tiny(2, DpMbcdAccounting.builder().mode(mode).orders(ALPHA_2_10).build()).build();
-      TrainingResult r = t.fit();
+      TrainingResult r = t.train();
       assertThat(r.stopReason()).isEqualTo(StopReason.COMPLETED);
       assertThat(r.epochsCompleted()).isEqualTo(2);
       List<LedgerRow> rows = t.ledger().rows();
@@ -140,7 +140,7 @@ class DpMbcdAccountingTest {
         .batchSize(50).epochs(2).learningRate(0.5).clipNorm(1.0).activationNormBound(1.0)
         .inputNormBound(1.0).noiseSchedule(NoiseTemperatureSchedule.linearInEpoch(0.02, -0.01))
         .noise(GaussianNoise.insecureFixedSeed(1)).partitionSeed(7).accounting(accounting).build();
-    t.fit();
+    t.train();
     // the accountant built by hand from the paper's symbols: three blocks W0..W2, β = γ(ρ² + 1) = 2
     DpMbcdConfig byHand = DpMbcdConfig.builder().datasetSize(300).batchSize(50).stepSize(0.5)
         .noiseTemperature(NoiseTemperatureSchedule.linearInEpoch(0.02, -0.01))
@@ -165,7 +165,7 @@ class DpMbcdAccountingTest {
     assertThat(eps[4]).isGreaterThan(eps[3]);
     double budget = (eps[3] + eps[4]) / 2;   // steps 1..3 fit, step 4 does not
     DpMbcdTrainer t = tiny(3, DpMbcdAccounting.builder().budget(budget).build()).build();
-    TrainingResult r = t.fit();
+    TrainingResult r = t.train();
     assertThat(r.stopReason()).isEqualTo(StopReason.BUDGET);
     assertThat(r.steps()).isEqualTo(3);
     assertThat(r.epochsCompleted()).isEqualTo(1);
@@ -206,7 +206,7 @@ class DpMbcdAccountingTest {
     DpMbcdTrainer t = tiny(2, fromClaim).blockStepRule(BlockStepRule.PROXIMAL_POINT).build();
     assertThat(fromClaim.composition(t.mechanism())).isEmpty();
     assertThat(t.ledger().budgetFromPaperClaim()).isTrue();
-    t.fit();
+    t.train();
     LedgerRow last = t.ledger().rows().get(1);
     assertThat(last.lastIterate()).isEmpty();
     assertThat(last.composition()).isEmpty();

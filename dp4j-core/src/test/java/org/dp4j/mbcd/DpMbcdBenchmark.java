@@ -32,7 +32,7 @@ public final class DpMbcdBenchmark {
         .noise(secure ? org.dp4j.noise.GaussianNoise.secure() : org.dp4j.noise.GaussianNoise.insecureFixedSeed(1))
         .partitionSeed(1).build();
     long t1 = System.nanoTime();
-    t.fitEpoch();
+    t.trainEpoch();
     long t2 = System.nanoTime();
     System.out.printf("n=%d b=%d type=%s noise=%s: setup (copy + forward init) %.2f s, epoch %.2f s"
             + " (%.1f ms/batch), auxiliary store %.1f MB (%d bytes); for 60k: %.1f MB, epoch ~%.1f s%n",

@@ -59,7 +59,7 @@ class DpMbcdTrainerTest {
     double before = accuracy(net.output(test[0]), test[1]);
     DpMbcdTrainer t = trainer(net, train, 1e-6).build();
     double lossBefore = t.trainingLoss();
-    t.fit();
+    t.train();
     MultiLayerNetwork released = t.releasedNetwork();
     assertThat(released.output(test[0]).reshape(900).toDoubleVector()).as("written-back blocks")
         .containsExactly(t.model().output(test[0]).reshape(900).toDoubleVector(), within(1e-12));
@@ -79,7 +79,7 @@ class DpMbcdTrainerTest {
       assertThat(t.mechanism().outputLoss()).isEqualTo(OutputLoss.SOFTMAX_CROSS_ENTROPY);
       assertThat(t.mechanism().smoothnessBound(1)).as("½(ρ² + 1)").isEqualTo(1.0);
       double lossBefore = t.trainingLoss();
-      t.fit();
+      t.train();
       assertThat(t.trainingLoss()).as(rule.name()).isLessThan(0.5 * lossBefore);
       assertThat(accuracy(t.releasedNetwork().output(test[0]), test[1])).as(rule.name()).isGreaterThan(0.9);
     }
@@ -114,7 +114,7 @@ class DpMbcdTrainerTest {
         .hasMessageContaining("epoch");
     // auxiliaries: 600 examples x 2 x (16 + 16) doubles
     assertThat(t.auxiliaryBytes()).isEqualTo(600L * 2 * 32 * 8);
-    t.fit();
+    t.train();
     assertThat(steps).hasSize(24);
     assertThat(train[0]).as("the caller's data is not clipped or permuted").isEqualTo(original);
     assertThat(steps.get(13)).containsExactly(1, 1);
@@ -148,8 +148,8 @@ class DpMbcdTrainerTest {
       assertThat(sum.mechanism().meanTemperature(1, 3)).isCloseTo(2e-5, within(1e-20));
       assertThat(sum.mechanism().noiseStd(1, 3)).as("the noise is the same in both parameterisations")
           .isCloseTo(mean.mechanism().noiseStd(1, 3), within(1e-15));
-      sum.fit();
-      mean.fit();
+      sum.train();
+      mean.train();
       assertThat(sum.releasedNetwork().output(probe).reshape(30).toDoubleVector()).as(rule.name())
           .containsExactly(mean.releasedNetwork().output(probe).reshape(30).toDoubleVector(), within(1e-9));
       assertThat(sum.mechanism().toString()).contains("on batch sums");
@@ -206,7 +206,7 @@ class DpMbcdTrainerTest {
         .noiseSchedule(NoiseTemperatureSchedule.constant(o)).noise((target, std) -> stds.add(std)).partitionSeed(1)
         .accounting(DpMbcdAccounting.builder().mode(org.dp4j.accounting.hiddenstate.DpMbcdMode.PAPER).build())
         .build();
-    t.fit();
+    t.train();
     double[] q = t.releasedNetwork().params().toDoubleVector();
     for (int k = 0; k < 3; k++) {
       for (int j = 0; j < 2; j++) {
@@ -220,7 +220,7 @@ class DpMbcdTrainerTest {
 
   private static double[] run(INDArray[] train, double o, INDArray probe) {
     DpMbcdTrainer t = trainer(LiftedMlpTest.mlp(5, 8, 16, 3), train, o).epochs(1).build();
-    t.fit();
+    t.train();
     return t.releasedNetwork().output(probe).reshape(30).toDoubleVector();
   }
 

@@ -26,7 +26,7 @@ class DpNmfTest {
     m = uniform(rnd, 1000, 10).mmul(uniform(rnd, 10, 200));
     DpNmf ref = base(100).nonPrivate().build();
     initialError = ref.relativeError();
-    ref.fit();
+    ref.train();
     nonPrivateError = ref.relativeError();
   }
 
@@ -56,7 +56,7 @@ class DpNmfTest {
         .stepRule(NmfStepRule.CURVATURE_SCALED, 1.1).partitionSeed(1)
         .initialFactors(Nd4j.eye(2), Nd4j.createFromArray(new double[][] {{1, 2, 0}, {0, 1, 1}}))
         .nonPrivate().build();
-    nmf.fit();
+    nmf.train();
     assertThat(nmf.userFactors().reshape(4).toDoubleVector())
         .containsExactly(new double[] {1.0183333333, 0, 0, 1.0183333333}, within(1e-10));
     assertThat(nmf.itemFactors().reshape(6).toDoubleVector()).containsExactly(
@@ -74,7 +74,7 @@ class DpNmfTest {
   void privateRunWithSmallNoiseStaysClose() {
     DpNmf nmf = base(100).clipNorm(1000.0).noiseSchedule(NoiseTemperatureSchedule.constant(1e-6))
         .noise(org.dp4j.noise.GaussianNoise.insecureFixedSeed(5)).build();
-    nmf.fit();
+    nmf.train();
     assertThat(nmf.relativeError()).isLessThan(0.03).isLessThan(nonPrivateError + 0.01);
     assertThat(nmf.userFactors().minNumber().doubleValue()).isGreaterThanOrEqualTo(0.0);
     assertThat(nmf.itemFactors().minNumber().doubleValue()).isGreaterThanOrEqualTo(0.0);

@@ -162,7 +162,7 @@ class LiftedCnnTest {
     // conv block in step coordinates: the dense bound γ(ρ_0² + 1) (see ConvolutionBlock), so safe L_F = 1 at μ = 0
     assertThat(t.mechanism().smoothnessBound(0)).isEqualTo(10.0);
     double lossBefore = t.trainingLoss();
-    t.fit();
+    t.train();
     assertThat(t.trainingLoss()).isLessThan(0.5 * lossBefore);
     INDArray testX = test[0].dup();
     RowNormClip.clipInPlace(testX, 3.0);
@@ -190,7 +190,7 @@ class LiftedCnnTest {
         .accounting(DpMbcdAccounting.builder().mode(org.dp4j.accounting.hiddenstate.DpMbcdMode.PAPER).build())
         .build();
     double lossBefore = t.trainingLoss();
-    t.fit();
+    t.train();
     assertThat(t.trainingLoss()).isLessThan(0.5 * lossBefore);
     INDArray testX = test[0].dup();
     RowNormClip.clipInPlace(testX, 3.0);

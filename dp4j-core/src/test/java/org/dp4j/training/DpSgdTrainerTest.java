@@ -109,6 +109,45 @@ class DpSgdTrainerTest {
     assertThat(eval.accuracy()).isGreaterThan(0.9);
   }
 
+  /**
+   * The trainer contract: epoch by epoch with {@link PrivateTrainer#trainEpoch()} is the same run as
+   * {@link PrivateTrainer#train()} (same seeds, same parameters, same steps), the budget stop ends it, and a
+   * finished trainer refuses another epoch.
+   */
+  @Test
+  void trainingEpochByEpochIsTheSameRunAsTrain() {
+    DataSet data = blobs(400);
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(400).expectedBatchSize(40).epochs(50).clipNorm(1)
+        .noiseMultiplier(2.0).delta(1e-5).build();
+    MultiLayerNetwork[] nets = new MultiLayerNetwork[2];
+    PrivateTrainer<TrainingResult>[] trainers = new DpSgdTrainer[2];
+    for (int k = 0; k < 2; k++) {
+      nets[k] = setup.privateNetwork(mlp(10, 4, 2));
+      PrivacyLedger ledger = PrivacyLedger.builder().accountant(DpSgdTrainer.compositionAccountant(nets[k], 400,
+          Orders.DEFAULT)).delta(1e-5).budget(new PrivacyBudget(1.5, 1e-5, ThreatModel.ALL_ITERATES_RELEASED))
+          .build();
+      trainers[k] = setup.trainer(nets[k], IndexedData.of(data)).ledger(ledger)
+          .sampler(PoissonSampler.withRate(400, 0.1, AesCtrRandom.insecureFixedSeed(21)))
+          .insecureNoise(GaussianNoise.insecureFixedSeed(4)).build();
+    }
+    TrainingResult whole = trainers[0].train();
+    int epochs = 0;
+    boolean ranToEnd = true;
+    while (!trainers[1].isFinished()) {
+      ranToEnd = trainers[1].trainEpoch();
+      epochs++;
+      assertThat(trainers[1].epochsCompleted()).isEqualTo(ranToEnd ? epochs : epochs - 1);
+    }
+    TrainingResult byEpoch = trainers[1].result();
+    assertThat(ranToEnd).as("the budget stopped the last epoch").isFalse();
+    assertThat(byEpoch.stopReason()).isEqualTo(StopReason.BUDGET).isEqualTo(whole.stopReason());
+    assertThat(byEpoch.steps()).isEqualTo(whole.steps());
+    assertThat(byEpoch.epochsCompleted()).isEqualTo(whole.epochsCompleted()).isEqualTo(epochs - 1);
+    assertThat(nets[1].params()).isEqualTo(nets[0].params());
+    assertThatThrownBy(trainers[1]::trainEpoch).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("training is finished");
+  }
+
   @Test
   void budgetStopsTrainingAtTheAccountantsStepCount() {
     DataSet data = blobs(400);

@@ -37,6 +37,7 @@ import org.dp4j.io.AtomicFiles;
  * so that resuming continues the ledger exactly and a crash loses no accounting.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; PrivacyLedger ledger; java.io.File file; PrivacyLedger freshLedgerWithSameMechanism
  * LedgerCheckpoint.save(net, ledger, file, false);          // mid-training: voids hidden-state bounds
  * MultiLayerNetwork resumed = LedgerCheckpoint.restore(file, freshLedgerWithSameMechanism);
  * }</pre>

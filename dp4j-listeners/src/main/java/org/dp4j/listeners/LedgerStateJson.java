@@ -13,6 +13,7 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
  * a checkpoint instantiates no class named by the file, and everything read is checked before it is used.
  *
  * <pre>{@code
+ * // given: PrivacyLedger ledger
  * ObjectNode json = LedgerStateJson.toJson(ledger.state());
  * PrivacyLedger.State back = LedgerStateJson.fromJson(json);   // InvalidCheckpointException if malformed
  * }</pre>

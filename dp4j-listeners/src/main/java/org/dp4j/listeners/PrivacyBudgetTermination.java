@@ -16,6 +16,7 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
  * score calculator should use held-out (public or separately accounted) data.
  *
  * <pre>{@code
+ * // given: PrivacyLedger ledger; int stepsPerEpoch; DataSetIterator publicValidation
  * EarlyStoppingConfiguration<MultiLayerNetwork> es = new EarlyStoppingConfiguration.Builder<MultiLayerNetwork>()
  *     .epochTerminationConditions(new PrivacyBudgetTermination(ledger, stepsPerEpoch))
  *     .scoreCalculator(new DataSetLossCalculator(publicValidation, true)).build();

@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * before the update that would exceed the budget.
  *
  * <pre>{@code
+ * // given: PrivateMultiLayerNetwork net; org.nd4j.linalg.dataset.DataSet trainSet
  * SampledDataSetIterator train = SampledDataSetIterator.poisson(IndexedData.of(trainSet), 256);
  * PrivacyLedgerListener privacy = PrivacyLedgerListener.forNetwork(net, train.plan(), 1e-5)
  *     .budget(3.0, ThreatModel.ALL_ITERATES_RELEASED).build()

@@ -12,7 +12,7 @@ import java.util.List;
  * DpEvent run = DpEvent.sampledGaussian(256.0 / 60000, 1.1).times(14063)
  *     .then(DpEvent.sampledGaussian(512.0 / 60000, 2.0).times(1000));   // a second phase
  * RdpCurve rdp = RdpEventAccountant.curve(run, Orders.DEFAULT);
- * PldGuarantee pld = PldAccountant.withDefaults().epsilon(run, 1e-5);
+ * PldGuarantee pld = PldAccountant.withDefaults().guarantee(run, 1e-5, PrivacyUnit.RECORD);
  * }</pre>
  */
 public sealed interface DpEvent permits GaussianEvent, PoissonSampledEvent, SelfComposedEvent, ComposedEvent {

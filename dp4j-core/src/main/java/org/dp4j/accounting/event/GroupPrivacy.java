@@ -20,7 +20,9 @@ import org.dp4j.accounting.RdpCurve;
  * </ul>
  *
  * <pre>{@code
- * double eps = GroupPrivacy.epsilon(e -> pld.deltaUpper(e), 2, 1e-5);   // replace-one from add/remove
+ * // given: DpEvent run
+ * PldAccountant pld = PldAccountant.withDefaults();
+ * double eps = GroupPrivacy.epsilon(e -> pld.delta(run, e), 2, 1e-5);   // replace-one from add/remove
  * }</pre>
  */
 public final class GroupPrivacy {

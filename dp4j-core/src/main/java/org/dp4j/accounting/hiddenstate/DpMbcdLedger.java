@@ -23,6 +23,7 @@ import org.dp4j.accounting.RdpCurve;
  * O(N²) per epoch); reading the state mid-epoch costs O(N).
  *
  * <pre>{@code
+ * // given: DpMbcdConfig config
  * DpMbcdLedger ledger = new DpMbcdLedger(config, config.blocks().get(0));
  * ledger.advanceEpochs(2);
  * double rdp = ledger.rdp(2.0);          // 1.6750161037 for the docs/accountants.md#dp-mbcd vector

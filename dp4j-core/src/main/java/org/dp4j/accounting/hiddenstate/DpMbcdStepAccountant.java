@@ -26,10 +26,13 @@ import org.dp4j.sampling.SamplingPlan;
  * P blocks).
  *
  * <pre>{@code
+ * // given: DpMbcdConfig config
  * RdpStepAccountant acc = new DpMbcdStepAccountant(config, Orders.DEFAULT, "constant o = 0.01");
  * PrivacyLedger ledger = PrivacyLedger.builder().accountant(acc).delta(1e-5)
  *     .budget(new PrivacyBudget(3.0, 1e-5, ThreatModel.LAST_ITERATE_ONLY)).build();
- * while (ledger.tryStep()) { ... one DP-MBCD mini-batch update ... }
+ * while (ledger.tryStep()) {
+ *   // one DP-MBCD mini-batch update
+ * }
  * }</pre>
  *
  * <p>Not thread-safe.

@@ -13,7 +13,8 @@ import org.dp4j.accounting.ThreatModel;
  * as a Rényi curve and as an (ε, δ) guarantee.
  *
  * <pre>{@code
- * HiddenStateAccountant acc = PabiAccountant.builder().n(1000).B(10).T(20).sigma(4).eta(0.1).beta(1).L(1).build();
+ * HiddenStateAccountant acc = PabiAccountant.builder().datasetSize(1000).batchSize(10).epochs(20)
+ *     .noiseMultiplier(4).stepSize(0.1).smoothness(1).lipschitzConstant(1).build();
  * PrivacyGuarantee g = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
  * }</pre>
  */

@@ -30,6 +30,7 @@ import org.dp4j.accounting.ThreatModel;
  * the combiner cannot check that two theorems' parameterisations describe the same run.
  *
  * <pre>{@code
+ * // given: KongRiberoAccountant kongRibero; PabiAccountant pabi
  * HiddenStateCombiner combiner = new HiddenStateCombiner(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
  * List<HiddenStateCombiner.Best> report = combiner.combine(
  *     List.of(kongRibero, pabi), List.of(kongRibero.compositionGuarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED)));

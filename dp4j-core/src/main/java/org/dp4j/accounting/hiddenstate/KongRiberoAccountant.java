@@ -7,12 +7,9 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
-import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * Last-iterate Rényi DP of cyclically traversed DP-SGD on m-weakly convex, M-smooth composite losses
@@ -39,12 +36,13 @@ import org.dp4j.accounting.ThreatModel;
  *
  * <pre>{@code
  * KongRiberoAccountant acc = KongRiberoAccountant.builder()
- *     .k(10).b(2).T(23).lambda(0.1).C(1).sigma(0.5).m(1).M(1).build();
+ *     .datasetSize(10).batchSize(2).iterations(23).stepSize(0.1).clipNorm(1).noiseStd(0.5).weakConvexity(1)
+ *     .smoothness(1).build();
  * double eps2 = acc.rdp(Orders.of(2)).value(0);          // 0.3282 (eq. 17, conservative L_λ)
  * PrivacyGuarantee g = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
  * }</pre>
  */
-public final class KongRiberoAccountant implements HiddenStateAccountant {
+public final class KongRiberoAccountant extends LinearRdpAccountant {
   public static final String NAME = "kong-ribero";
   private static final String PAPER = "Kong & Ribero 2025 (arXiv 2407.05237v3)";
 
@@ -94,6 +92,7 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
   private final boolean refinedWorstCase;
 
   private KongRiberoAccountant(Builder in) {
+    super(NAME);
     k = in.k;
     b = in.b;
     bigT = in.bigT;
@@ -180,12 +179,14 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
    * is a Gaussian mechanism with sensitivity 2λC/b (Kong &amp; Ribero 2025; docs/errata.md#kong-ribero-theorem-2-3; docs/accountants.md#kong-ribero). Valid when every iterate is
    * released and needs no smoothness.
    */
+  @Override
   public double rhoComposition() {
     double r = r();
     return 2 * epochs() * r * r;
   }
 
   /** The minimum of the bounds in force (see class Javadoc); ε(α) = ρα. */
+  @Override
   public double rho() {
     double best = rhoCyclic();
     if (rhoBoundedDomain().isPresent()) {
@@ -221,17 +222,8 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
     return Math.expm1(-u) / Math.expm1(-u * s);
   }
 
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
-  }
-
   /** The result {@link #rho()} rests on. */
+  @Override
   public String theorem() {
     return switch (tightestBound()) {
       case CYCLIC_THM_2_3 -> PAPER + " Thm 2.3 eq. " + (gradients == Gradients.CLIPPED ? "(17)" : "(19)")
@@ -269,25 +261,16 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
   }
 
   @Override
-  public RdpCurve rdp(Orders orders) {
-    return LinearRdp.curve(rho(), orders);
+  String compositionMechanism() {
+    return "Gaussian mechanism (sensitivity 2λC/b) composed over the E steps that use the record (Mironov 2017)";
   }
 
   @Override
-  public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    return rdpGuarantee(theorem(), delta, orders, conversion);
-  }
-
-  /** The swap-model composition baseline as a guarantee for the all-iterates threat model. */
-  public PrivacyGuarantee compositionGuarantee(double delta, Orders orders, RdpConversion conversion) {
-    RdpCurve curve = LinearRdp.curve(rhoComposition(), orders);
-    return new PrivacyGuarantee(NAME + "-composition",
-        "Gaussian mechanism (sensitivity 2λC/b) composed over the E steps that use the record (Mironov 2017)",
-        conversion.epsilon(curve, delta), curve, relation(), ThreatModel.ALL_ITERATES_RELEASED,
-        List.of("fixed cyclic order: each record is used once per pass",
-            gradients == Gradients.CLIPPED ? "per-example gradients clipped to C and averaged over b"
-                : String.format("‖∇f_i(x)‖ ≤ C = %s for every record and x (asserted)", bigC),
-            "noise N(0, σ²I) added to the parameters at every step"));
+  List<String> compositionAssumptions() {
+    return List.of("fixed cyclic order: each record is used once per pass",
+        gradients == Gradients.CLIPPED ? "per-example gradients clipped to C and averaged over b"
+            : String.format("‖∇f_i(x)‖ ≤ C = %s for every record and x (asserted)", bigC),
+        "noise N(0, σ²I) added to the parameters at every step");
   }
 
   /**
@@ -312,55 +295,55 @@ public final class KongRiberoAccountant implements HiddenStateAccountant {
     private Builder() {}
 
     /** k: dataset size (number of per-example losses). */
-    public Builder k(long k) {
+    public Builder datasetSize(long k) {
       this.k = k;
       return this;
     }
 
     /** b: batch size; must divide k. */
-    public Builder b(long b) {
+    public Builder batchSize(long b) {
       this.b = b;
       return this;
     }
 
     /** T: total number of iterations, fixed before training. */
-    public Builder T(long bigT) {
+    public Builder iterations(long bigT) {
       this.bigT = bigT;
       return this;
     }
 
     /** λ: constant stepsize. */
-    public Builder lambda(double lambda) {
+    public Builder stepSize(double lambda) {
       this.lambda = lambda;
       return this;
     }
 
     /** C: per-example ℓ2 clip norm (or the asserted gradient bound when unclipped). */
-    public Builder C(double bigC) {
+    public Builder clipNorm(double bigC) {
       this.bigC = bigC;
       return this;
     }
 
     /** σ: std of the Gaussian added to each parameter coordinate per step (not to the gradient). */
-    public Builder sigma(double sigma) {
+    public Builder noiseStd(double sigma) {
       this.sigma = sigma;
       return this;
     }
 
     /** m ≥ 0: weak-convexity constant of every f_i (0 = convex). */
-    public Builder m(double m) {
+    public Builder weakConvexity(double m) {
       this.m = m;
       return this;
     }
 
     /** M ≥ 0: smoothness (upper curvature) constant of every f_i. */
-    public Builder M(double bigM) {
+    public Builder smoothness(double bigM) {
       this.bigM = bigM;
       return this;
     }
 
     /** d_h: diameter of dom h; +∞ (the default) when h is not a bounded constraint. */
-    public Builder dh(double dh) {
+    public Builder domainDiameter(double dh) {
       this.dh = dh;
       return this;
     }

@@ -4,12 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static org.dp4j.accounting.hiddenstate.Hypotheses.checkPositive;
 
 import java.util.List;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
-import org.dp4j.accounting.PrivacyGuarantee;
-import org.dp4j.accounting.RdpConversion;
-import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * Hidden-state RDP of full-batch noisy (projected) gradient descent on a λ-strongly convex, β-smooth
@@ -23,11 +18,12 @@ import org.dp4j.accounting.ThreatModel;
  * {@link #rhoComposition()} (docs/errata.md#langevin-lsi).
  *
  * <pre>{@code
- * LangevinLsiAccountant acc = LangevinLsiAccountant.builder().lambda(0.1).beta(1.5).eta(0.5).sigma(2).K(100).build();
+ * LangevinLsiAccountant acc = LangevinLsiAccountant.builder().strongConvexity(0.1).smoothness(1.5).stepSize(0.5)
+ *     .noiseMultiplier(2).iterations(100).build();
  * double eps = acc.rdp(Orders.of(2)).value(0);    // 18.3583
  * }</pre>
  */
-public final class LangevinLsiAccountant implements HiddenStateAccountant {
+public final class LangevinLsiAccountant extends LinearRdpAccountant {
   public static final String NAME = "langevin-lsi";
   public static final String THEOREM =
       "Chourasia, Ye & Shokri 2021 (Boninsegna Thm VII.1), full-batch LSI bound (docs/accountants.md#langevin-lsi)";
@@ -39,6 +35,7 @@ public final class LangevinLsiAccountant implements HiddenStateAccountant {
   private final long bigK;
 
   private LangevinLsiAccountant(Builder in) {
+    super(NAME);
     lambda = in.lambda;
     beta = in.beta;
     eta = in.eta;
@@ -51,6 +48,7 @@ public final class LangevinLsiAccountant implements HiddenStateAccountant {
   }
 
   /** ρ = (2/(λησ²))·(1 − e^{−ληK/2}); ε(α) = ρα. */
+  @Override
   public double rho() {
     return 2 / (lambda * eta * sigma * sigma) * -Math.expm1(-lambda * eta * bigK / 2);
   }
@@ -61,18 +59,14 @@ public final class LangevinLsiAccountant implements HiddenStateAccountant {
   }
 
   /** Composition baseline ρ = K/(2σ²) (K Gaussian steps of multiplier σ), valid for all iterates. */
+  @Override
   public double rhoComposition() {
     return bigK / (2 * sigma * sigma);
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
+  public String theorem() {
+    return THEOREM;
   }
 
   @Override
@@ -88,22 +82,13 @@ public final class LangevinLsiAccountant implements HiddenStateAccountant {
   }
 
   @Override
-  public RdpCurve rdp(Orders orders) {
-    return LinearRdp.curve(rho(), orders);
+  String compositionMechanism() {
+    return "Gaussian mechanism (multiplier σ) composed over K steps (Mironov 2017)";
   }
 
   @Override
-  public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    return rdpGuarantee(THEOREM, delta, orders, conversion);
-  }
-
-  /** The composition baseline as a guarantee for the all-iterates threat model. */
-  public PrivacyGuarantee compositionGuarantee(double delta, Orders orders, RdpConversion conversion) {
-    RdpCurve curve = LinearRdp.curve(rhoComposition(), orders);
-    return new PrivacyGuarantee(NAME + "-composition",
-        "Gaussian mechanism (multiplier σ) composed over K steps (Mironov 2017)",
-        conversion.epsilon(curve, delta), curve, relation(), ThreatModel.ALL_ITERATES_RELEASED,
-        List.of("the gradient sum has finite replace-one sensitivity S_g; noise N(0, σ²S_g²I) on the sum"));
+  List<String> compositionAssumptions() {
+    return List.of("the gradient sum has finite replace-one sensitivity S_g; noise N(0, σ²S_g²I) on the sum");
   }
 
   /** Configuration; names follow docs/accountants.md#langevin-lsi. All parameters are required. */
@@ -117,31 +102,31 @@ public final class LangevinLsiAccountant implements HiddenStateAccountant {
     private Builder() {}
 
     /** λ: strong-convexity constant of the (mean) loss. */
-    public Builder lambda(double lambda) {
+    public Builder strongConvexity(double lambda) {
       this.lambda = lambda;
       return this;
     }
 
     /** β: smoothness constant of the (mean) loss. */
-    public Builder beta(double beta) {
+    public Builder smoothness(double beta) {
       this.beta = beta;
       return this;
     }
 
     /** η: constant step size. */
-    public Builder eta(double eta) {
+    public Builder stepSize(double eta) {
       this.eta = eta;
       return this;
     }
 
     /** σ: noise multiplier relative to the gradient-sum sensitivity S_g. */
-    public Builder sigma(double sigma) {
+    public Builder noiseMultiplier(double sigma) {
       this.sigma = sigma;
       return this;
     }
 
     /** K: number of full-batch iterations. */
-    public Builder K(long bigK) {
+    public Builder iterations(long bigK) {
       this.bigK = bigK;
       return this;
     }

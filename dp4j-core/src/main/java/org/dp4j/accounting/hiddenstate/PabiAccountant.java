@@ -4,12 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static org.dp4j.accounting.hiddenstate.Hypotheses.checkPositive;
 
 import java.util.List;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
-import org.dp4j.accounting.PrivacyGuarantee;
-import org.dp4j.accounting.RdpConversion;
-import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * Privacy amplification by iteration for noisy SGD over fixed disjoint batches (Feldman, Mironov,
@@ -25,11 +20,12 @@ import org.dp4j.accounting.ThreatModel;
  * DP guarantee.
  *
  * <pre>{@code
- * PabiAccountant acc = PabiAccountant.builder().n(1000).B(100).T(5).sigma(1).eta(0.1).beta(1).L(1).build();
+ * PabiAccountant acc = PabiAccountant.builder().datasetSize(1000).batchSize(100).epochs(5).noiseMultiplier(1)
+ *     .stepSize(0.1).smoothness(1).lipschitzConstant(1).build();
  * double eps = acc.rdp(Orders.of(2)).value(0);    // 1.4 = (2/2)·(4/10 + 1)
  * }</pre>
  */
-public final class PabiAccountant implements HiddenStateAccountant {
+public final class PabiAccountant extends LinearRdpAccountant {
   public static final String NAME = "pabi";
   public static final String THEOREM = "Feldman et al. 2018 Thm 22 (PABI) for Alg. 2 of Boninsegna,"
       + " corrected, worst batch position κ = Q (docs/errata.md#pabi-corrected)";
@@ -43,6 +39,7 @@ public final class PabiAccountant implements HiddenStateAccountant {
   private final double bigL;
 
   private PabiAccountant(Builder in) {
+    super(NAME);
     n = in.n;
     bigB = in.bigB;
     bigT = in.bigT;
@@ -69,6 +66,7 @@ public final class PabiAccountant implements HiddenStateAccountant {
   }
 
   /** The guarantee: worst position κ = Q, ρ = [(T−1)/Q + 1]/(2σ²); ε(α) = ρα. */
+  @Override
   public double rho() {
     return rhoAtPosition(batchesPerEpoch());
   }
@@ -77,18 +75,14 @@ public final class PabiAccountant implements HiddenStateAccountant {
    * Composition baseline ρ = T/(2σ²): the record is used once per epoch by a Gaussian mechanism with
    * noise multiplier σ; valid when every iterate is released and without convexity.
    */
+  @Override
   public double rhoComposition() {
     return bigT / (2 * sigma * sigma);
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
+  public String theorem() {
+    return THEOREM;
   }
 
   @Override
@@ -104,23 +98,14 @@ public final class PabiAccountant implements HiddenStateAccountant {
   }
 
   @Override
-  public RdpCurve rdp(Orders orders) {
-    return LinearRdp.curve(rho(), orders);
+  String compositionMechanism() {
+    return "Gaussian mechanism (multiplier σ) composed over the T epochs (Mironov 2017)";
   }
 
   @Override
-  public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    return rdpGuarantee(THEOREM, delta, orders, conversion);
-  }
-
-  /** The composition baseline as a guarantee for the all-iterates threat model. */
-  public PrivacyGuarantee compositionGuarantee(double delta, Orders orders, RdpConversion conversion) {
-    RdpCurve curve = LinearRdp.curve(rhoComposition(), orders);
-    return new PrivacyGuarantee(NAME + "-composition",
-        "Gaussian mechanism (multiplier σ) composed over the T epochs (Mironov 2017)",
-        conversion.epsilon(curve, delta), curve, relation(), ThreatModel.ALL_ITERATES_RELEASED,
-        List.of(String.format("every loss is L-Lipschitz with L = %s (sensitivity 2L, no clipping)", bigL),
-            "fixed cyclic order: each record is used once per epoch"));
+  List<String> compositionAssumptions() {
+    return List.of(String.format("every loss is L-Lipschitz with L = %s (sensitivity 2L, no clipping)", bigL),
+        "fixed cyclic order: each record is used once per epoch");
   }
 
   /** Configuration; names follow Boninsegna's Alg. 2 (docs/accountants.md#pabi). All parameters are required. */
@@ -136,43 +121,43 @@ public final class PabiAccountant implements HiddenStateAccountant {
     private Builder() {}
 
     /** n: dataset size. */
-    public Builder n(long n) {
+    public Builder datasetSize(long n) {
       this.n = n;
       return this;
     }
 
     /** B: batch size; must divide n. */
-    public Builder B(long bigB) {
+    public Builder batchSize(long bigB) {
       this.bigB = bigB;
       return this;
     }
 
     /** T: number of epochs (each of Q = n/B steps). */
-    public Builder T(long bigT) {
+    public Builder epochs(long bigT) {
       this.bigT = bigT;
       return this;
     }
 
     /** σ: noise multiplier relative to the sensitivity 2L of a batch-gradient sum. */
-    public Builder sigma(double sigma) {
+    public Builder noiseMultiplier(double sigma) {
       this.sigma = sigma;
       return this;
     }
 
     /** η: constant learning rate. */
-    public Builder eta(double eta) {
+    public Builder stepSize(double eta) {
       this.eta = eta;
       return this;
     }
 
     /** β: smoothness constant of every loss. */
-    public Builder beta(double beta) {
+    public Builder smoothness(double beta) {
       this.beta = beta;
       return this;
     }
 
     /** L: Lipschitz constant of every loss (gradient norm bound). */
-    public Builder L(double bigL) {
+    public Builder lipschitzConstant(double bigL) {
       this.bigL = bigL;
       return this;
     }

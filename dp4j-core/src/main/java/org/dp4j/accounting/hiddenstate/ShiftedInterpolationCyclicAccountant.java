@@ -2,15 +2,9 @@ package org.dp4j.accounting.hiddenstate;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalDouble;
-import org.dp4j.accounting.GaussianDp;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
-import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
-import org.dp4j.accounting.RdpCurve;
 
 /**
  * Gaussian-DP of the last iterate of noisy cyclic gradient descent by shifted interpolation (Bok, Su
@@ -34,12 +28,13 @@ import org.dp4j.accounting.RdpCurve;
  *
  * <pre>{@code
  * var acc = ShiftedInterpolationCyclicAccountant.builder()
- *     .n(60000).b(1500).L(10).sigma(0.01).eta(0.05).m(0.002).M(1).E(50).build();
+ *     .datasetSize(60000).batchSize(1500).gradientSensitivity(10).noiseStd(0.01).stepSize(0.05)
+ *     .strongConvexity(0.002).smoothness(1).epochs(50).build();
  * double mu = acc.mu();                                                    // 0.9925 (Table 3)
  * double eps = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED).epsilon();   // 4.339
  * }</pre>
  */
-public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAccountant {
+public final class ShiftedInterpolationCyclicAccountant extends ShiftedInterpolationAccountant {
   public static final String NAME = "shifted-interpolation-cyclic";
   private static final String PAPER = "Bok, Su & Altschuler 2024";
 
@@ -50,26 +45,13 @@ public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAc
 
   private final long n;
   private final long b;
-  private final double bigL;
-  private final double sigma;
-  private final double eta;
-  private final double m;
-  private final double bigM;
-  private final double bigD;
   private final long bigE;
-  private final ShiftedInterpolationContraction contraction;
 
-  private ShiftedInterpolationCyclicAccountant(Builder in, ShiftedInterpolationContraction contraction) {
+  private ShiftedInterpolationCyclicAccountant(Builder in) {
+    super(NAME, in);
     n = in.n;
     b = in.b;
-    bigL = in.bigL;
-    sigma = in.sigma;
-    eta = in.eta;
-    m = in.m;
-    bigM = in.bigM;
-    bigD = in.bigD;
     bigE = in.bigE;
-    this.contraction = contraction;
   }
 
   public static Builder builder() {
@@ -81,13 +63,8 @@ public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAc
     return n / b;
   }
 
-  /** The contraction factor c = max(|1−ηm|, |1−ηM|) (Lemma 2.8). */
-  public double contractionFactor() {
-    return contraction.c();
-  }
-
   private double unit() {
-    return bigL / (b * sigma);
+    return sensitivity / (b * noiseStd);
   }
 
   /** Thm 4.4: μ = (L/(bσ))·√E. */
@@ -119,22 +96,23 @@ public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAc
    * set or if E = 1.
    */
   public OptionalDouble muConstrained() {
-    if (!Double.isFinite(bigD) || bigE < 2) {
+    if (!Double.isFinite(diameter) || bigE < 2) {
       return OptionalDouble.empty();
     }
     // (D/η + LK/b)²/(lK) is convex in K with its minimum at K = Db/(ηL)
-    double kStar = Math.min(Math.max(bigD * b / (eta * bigL), 1), bigE - 1);
+    double kStar = Math.min(Math.max(diameter * b / (stepSize * sensitivity), 1), bigE - 1);
     double best = Math.min(constrainedSquare(Math.floor(kStar)), constrainedSquare(Math.ceil(kStar)));
-    return OptionalDouble.of(Math.sqrt(best) / sigma);
+    return OptionalDouble.of(Math.sqrt(best) / noiseStd);
   }
 
   private double constrainedSquare(double bigK) {
-    double perRecord = bigL / b;
-    double shift = bigD / eta + perRecord * bigK;
+    double perRecord = sensitivity / b;
+    double shift = diameter / stepSize + perRecord * bigK;
     return perRecord * perRecord + shift * shift / (batchesPerEpoch() * bigK);
   }
 
   /** The smallest applicable μ. */
+  @Override
   public double mu() {
     double mu = Math.min(muComposition(), muConvexUnconstrained());
     mu = Math.min(mu, muStronglyConvex().orElse(Double.POSITIVE_INFINITY));
@@ -153,6 +131,7 @@ public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAc
     return muConvexUnconstrained() == mu ? Bound.CONVEX_UNCONSTRAINED : Bound.COMPOSITION_THM_4_4;
   }
 
+  @Override
   public String theorem() {
     return switch (tightestBound()) {
       case COMPOSITION_THM_4_4 -> PAPER + " Thm 4.4 (composition)";
@@ -164,109 +143,53 @@ public final class ShiftedInterpolationCyclicAccountant implements HiddenStateAc
   }
 
   @Override
-  public String name() {
-    return NAME;
+  String scheduleAssumption() {
+    return String.format("fixed data-independent partition into l = %d batches of size b = %d, visited in the"
+        + " same order every epoch (no reshuffling); E = %d whole epochs", batchesPerEpoch(), b, bigE);
   }
 
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
-  }
-
-  @Override
-  public List<String> assumptions() {
-    List<String> a = new ArrayList<>(ShiftedInterpolationAssumptions.common(bigL, sigma, eta, m, bigM, bigD));
-    a.add(String.format("fixed data-independent partition into l = %d batches of size b = %d, visited in the"
-        + " same order every epoch (no reshuffling); E = %d whole epochs", batchesPerEpoch(), b, bigE));
-    return a;
-  }
-
-  @Override
-  public RdpCurve rdp(Orders orders) {
-    return GaussianDp.rdp(mu(), orders);
-  }
-
-  @Override
-  public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    return GaussianDpGuarantee.of(this, theorem(), mu(), delta, orders, conversion);
-  }
-
-  /** Configuration; names are the paper's symbols (Bok, Su &amp; Altschuler 2024; docs/errata.md#shifted-interpolation-text). Required: n, b, L, sigma, eta, M, E. */
-  public static final class Builder {
+  /**
+   * Configuration (Bok, Su &amp; Altschuler 2024, Thm 4.4–4.6; docs/errata.md#shifted-interpolation-text). Required:
+   * dataset size, batch size, epochs, gradient sensitivity, noise std, step size, smoothness.
+   */
+  public static final class Builder extends ShiftedInterpolationAccountant.Builder<Builder> {
     private long n;
     private long b;
-    private double bigL = Double.NaN;
-    private double sigma = Double.NaN;
-    private double eta = Double.NaN;
-    private double m;
-    private double bigM = Double.NaN;
-    private double bigD = Double.POSITIVE_INFINITY;
     private long bigE;
 
     private Builder() {}
 
+    @Override
+    Builder self() {
+      return this;
+    }
+
     /** n: dataset size. */
-    public Builder n(long n) {
+    public Builder datasetSize(long n) {
       this.n = n;
       return this;
     }
 
     /** b: batch size; must divide n. */
-    public Builder b(long b) {
+    public Builder batchSize(long b) {
       this.b = b;
       return this;
     }
 
-    /** L: gradient sensitivity sup ‖∇f(x) − ∇f'(x)‖ (2C with clipping to C; 2× a Lipschitz constant). */
-    public Builder L(double bigL) {
-      this.bigL = bigL;
-      return this;
-    }
-
-    /** σ: std of the Gaussian added to the averaged batch gradient (the parameter noise is ησ). */
-    public Builder sigma(double sigma) {
-      this.sigma = sigma;
-      return this;
-    }
-
-    /** η: constant step size. */
-    public Builder eta(double eta) {
-      this.eta = eta;
-      return this;
-    }
-
-    /** m ≥ 0: strong-convexity constant of every f_i (default 0: convex). */
-    public Builder m(double m) {
-      this.m = m;
-      return this;
-    }
-
-    /** M: smoothness constant of every f_i. */
-    public Builder M(double bigM) {
-      this.bigM = bigM;
-      return this;
-    }
-
-    /** D: diameter of the constraint set (default +∞: unconstrained). */
-    public Builder D(double bigD) {
-      this.bigD = bigD;
-      return this;
-    }
-
     /** E: number of whole epochs (t = lE iterations). */
-    public Builder E(long bigE) {
+    public Builder epochs(long bigE) {
       this.bigE = bigE;
       return this;
     }
 
     public ShiftedInterpolationCyclicAccountant build() {
-      checkArgument(n >= 1, "n (dataset size) must be >= 1, was %s", n);
-      checkArgument(b >= 1 && b <= n, "b (batch size) must be in [1, n = %s], was %s", n, b);
-      checkArgument(n % b == 0, "b = %s must divide n = %s (l = n/b batches per epoch): n mod b = %s",
-          b, n, n % b);
-      checkArgument(bigE >= 1, "E (epochs) must be >= 1, was %s", bigE);
-      ShiftedInterpolationAssumptions.check(bigL, sigma, bigD);
-      return new ShiftedInterpolationCyclicAccountant(this, ShiftedInterpolationContraction.of(eta, m, bigM));
+      checkArgument(n >= 1, "dataset size n must be >= 1, was %s", n);
+      checkArgument(b >= 1 && b <= n, "batch size b must be in [1, n = %s], was %s", n, b);
+      checkArgument(n % b == 0, "batch size b = %s must divide the dataset size n = %s (l = n/b batches per"
+          + " epoch): n mod b = %s", b, n, n % b);
+      checkArgument(bigE >= 1, "epochs E must be >= 1, was %s", bigE);
+      validate();
+      return new ShiftedInterpolationCyclicAccountant(this);
     }
   }
 }

@@ -2,15 +2,9 @@ package org.dp4j.accounting.hiddenstate;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalDouble;
-import org.dp4j.accounting.GaussianDp;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
-import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
-import org.dp4j.accounting.RdpCurve;
 
 /**
  * Gaussian-DP of the last iterate of full-batch noisy gradient descent by shifted interpolation (Bok,
@@ -30,12 +24,13 @@ import org.dp4j.accounting.RdpCurve;
  *
  * <pre>{@code
  * var acc = ShiftedInterpolationNoisyGdAccountant.builder()
- *     .n(10).L(1).sigma(1).eta(0.05).m(1).M(10).t(160).build();
+ *     .datasetSize(10).gradientSensitivity(1).noiseStd(1).stepSize(0.05).strongConvexity(1).smoothness(10)
+ *     .iterations(160).build();
  * double mu = acc.mu();                                                    // 0.6243
  * double eps = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED).epsilon();   // 2.557
  * }</pre>
  */
-public final class ShiftedInterpolationNoisyGdAccountant implements HiddenStateAccountant {
+public final class ShiftedInterpolationNoisyGdAccountant extends ShiftedInterpolationAccountant {
   public static final String NAME = "shifted-interpolation-gd";
   private static final String PAPER = "Bok, Su & Altschuler 2024";
 
@@ -45,39 +40,21 @@ public final class ShiftedInterpolationNoisyGdAccountant implements HiddenStateA
   }
 
   private final long n;
-  private final double bigL;
-  private final double sigma;
-  private final double eta;
-  private final double m;
-  private final double bigM;
-  private final double bigD;
   private final long t;
-  private final ShiftedInterpolationContraction contraction;
 
-  private ShiftedInterpolationNoisyGdAccountant(Builder in, ShiftedInterpolationContraction contraction) {
+  private ShiftedInterpolationNoisyGdAccountant(Builder in) {
+    super(NAME, in);
     n = in.n;
-    bigL = in.bigL;
-    sigma = in.sigma;
-    eta = in.eta;
-    m = in.m;
-    bigM = in.bigM;
-    bigD = in.bigD;
     t = in.t;
-    this.contraction = contraction;
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
-  /** The contraction factor c = max(|1−ηm|, |1−ηM|) (Lemma 2.8). */
-  public double contractionFactor() {
-    return contraction.c();
-  }
-
   /** Thm 4.1: μ = (L/(nσ))·√t, valid for any losses and when every iterate is released. */
   public double muComposition() {
-    return bigL / (n * sigma) * Math.sqrt(t);
+    return sensitivity / (n * noiseStd) * Math.sqrt(t);
   }
 
   /** Thm 4.2, when m &gt; 0 and η &lt; 2/M; empty otherwise. */
@@ -87,26 +64,27 @@ public final class ShiftedInterpolationNoisyGdAccountant implements HiddenStateA
     }
     double c = contraction.c();
     double ratio = contraction.oneMinusPower(t) / (1 + contraction.power(t)) * (1 + c) / contraction.oneMinusC();
-    return OptionalDouble.of(Math.sqrt(ratio) * bigL / (n * sigma));
+    return OptionalDouble.of(Math.sqrt(ratio) * sensitivity / (n * noiseStd));
   }
 
   /** Thm 4.3 general form (Thm C.7), minimised over k = t − τ ∈ [1, t]; empty without a constraint set. */
   public OptionalDouble muConstrained() {
-    if (!Double.isFinite(bigD)) {
+    if (!Double.isFinite(diameter)) {
       return OptionalDouble.empty();
     }
-    double s = eta * bigL / n;
+    double s = stepSize * sensitivity / n;
     // s√k + D/√k is convex in k with its minimum at k = D/s
-    double kStar = Math.min(Math.max(bigD / s, 1), t);
+    double kStar = Math.min(Math.max(diameter / s, 1), t);
     double best = Math.min(shiftedCost(s, Math.floor(kStar)), shiftedCost(s, Math.ceil(kStar)));
-    return OptionalDouble.of(best / (eta * sigma));
+    return OptionalDouble.of(best / (stepSize * noiseStd));
   }
 
   private double shiftedCost(double s, double k) {
-    return s * Math.sqrt(k) + bigD / Math.sqrt(k);
+    return s * Math.sqrt(k) + diameter / Math.sqrt(k);
   }
 
   /** The smallest applicable μ. */
+  @Override
   public double mu() {
     return Math.min(muComposition(), Math.min(muStronglyConvex().orElse(Double.POSITIVE_INFINITY),
         muConstrained().orElse(Double.POSITIVE_INFINITY)));
@@ -124,6 +102,7 @@ public final class ShiftedInterpolationNoisyGdAccountant implements HiddenStateA
     return Bound.COMPOSITION_THM_4_1;
   }
 
+  @Override
   public String theorem() {
     return switch (tightestBound()) {
       case COMPOSITION_THM_4_1 -> PAPER + " Thm 4.1 (composition)";
@@ -133,98 +112,42 @@ public final class ShiftedInterpolationNoisyGdAccountant implements HiddenStateA
   }
 
   @Override
-  public String name() {
-    return NAME;
+  String scheduleAssumption() {
+    return "full-batch gradient (1/n)Σ_i ∇f_i at every step";
   }
 
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
-  }
-
-  @Override
-  public List<String> assumptions() {
-    List<String> a = new ArrayList<>(ShiftedInterpolationAssumptions.common(bigL, sigma, eta, m, bigM, bigD));
-    a.add("full-batch gradient (1/n)Σ_i ∇f_i at every step");
-    return a;
-  }
-
-  @Override
-  public RdpCurve rdp(Orders orders) {
-    return GaussianDp.rdp(mu(), orders);
-  }
-
-  @Override
-  public PrivacyGuarantee guarantee(double delta, Orders orders, RdpConversion conversion) {
-    return GaussianDpGuarantee.of(this, theorem(), mu(), delta, orders, conversion);
-  }
-
-  /** Configuration; names are the paper's symbols (Bok, Su &amp; Altschuler 2024; docs/errata.md#shifted-interpolation-text). Required: n, L, sigma, eta, M, t. */
-  public static final class Builder {
+  /**
+   * Configuration (Bok, Su &amp; Altschuler 2024, Thm 4.1–4.3; docs/errata.md#shifted-interpolation-text). Required:
+   * dataset size, iterations, gradient sensitivity, noise std, step size, smoothness.
+   */
+  public static final class Builder extends ShiftedInterpolationAccountant.Builder<Builder> {
     private long n;
-    private double bigL = Double.NaN;
-    private double sigma = Double.NaN;
-    private double eta = Double.NaN;
-    private double m;
-    private double bigM = Double.NaN;
-    private double bigD = Double.POSITIVE_INFINITY;
     private long t;
 
     private Builder() {}
 
+    @Override
+    Builder self() {
+      return this;
+    }
+
     /** n: dataset size. */
-    public Builder n(long n) {
+    public Builder datasetSize(long n) {
       this.n = n;
       return this;
     }
 
-    /** L: gradient sensitivity sup ‖∇f(x) − ∇f'(x)‖ (2C with clipping to C; 2× a Lipschitz constant). */
-    public Builder L(double bigL) {
-      this.bigL = bigL;
-      return this;
-    }
-
-    /** σ: std of the Gaussian added to the averaged gradient (the parameter noise is ησ). */
-    public Builder sigma(double sigma) {
-      this.sigma = sigma;
-      return this;
-    }
-
-    /** η: constant step size. */
-    public Builder eta(double eta) {
-      this.eta = eta;
-      return this;
-    }
-
-    /** m ≥ 0: strong-convexity constant of every f_i (default 0: convex). */
-    public Builder m(double m) {
-      this.m = m;
-      return this;
-    }
-
-    /** M: smoothness constant of every f_i. */
-    public Builder M(double bigM) {
-      this.bigM = bigM;
-      return this;
-    }
-
-    /** D: diameter of the constraint set (default +∞: unconstrained). */
-    public Builder D(double bigD) {
-      this.bigD = bigD;
-      return this;
-    }
-
     /** t: number of iterations. */
-    public Builder t(long t) {
+    public Builder iterations(long t) {
       this.t = t;
       return this;
     }
 
     public ShiftedInterpolationNoisyGdAccountant build() {
-      checkArgument(n >= 1, "n (dataset size) must be >= 1, was %s", n);
-      checkArgument(t >= 1, "t (iterations) must be >= 1, was %s", t);
-      ShiftedInterpolationAssumptions.check(bigL, sigma, bigD);
-      return new ShiftedInterpolationNoisyGdAccountant(this, ShiftedInterpolationContraction.of(eta, m, bigM));
+      checkArgument(n >= 1, "dataset size n must be >= 1, was %s", n);
+      checkArgument(t >= 1, "iterations t must be >= 1, was %s", t);
+      validate();
+      return new ShiftedInterpolationNoisyGdAccountant(this);
     }
   }
 }

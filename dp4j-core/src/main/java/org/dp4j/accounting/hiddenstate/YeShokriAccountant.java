@@ -13,6 +13,7 @@ import org.dp4j.accounting.RdpCurve;
  * includes the optional normalisation term α/σ_bn² (composed additively, docs/threat-models.md#combining-bounds).
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * YeShokriAccountant acc = new YeShokriShuffleAccountant(config);
  * PrivacyGuarantee g = acc.guarantee(Orders.DEFAULT, 1e-5, RdpConversion.CLASSIC);
  * }</pre>

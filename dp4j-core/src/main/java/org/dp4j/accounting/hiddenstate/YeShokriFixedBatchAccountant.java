@@ -1,7 +1,5 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
-import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,58 +11,44 @@ import java.util.List;
  * record is the worst position j0 = m − 1 (ε_0^1 = G(α)): with a public batch order nothing is averaged.
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * YeShokriFixedBatchAccountant acc = new YeShokriFixedBatchAccountant(config);
  * double firstBatch = acc.rdpForBatch(0, 10.0);    // records in B^0
  * double everyRecord = acc.rdp(10.0);              // = acc.rdpForBatch(m − 1, 10.0)
  * }</pre>
  */
-public final class YeShokriFixedBatchAccountant implements YeShokriAccountant {
+public final class YeShokriFixedBatchAccountant extends YeShokriBound {
   public static final String NAME = "ye-shokri-fixed-batches";
   public static final String THEOREM = "Ye & Shokri 2022, Thm 4.4, Eqs. (11)-(12) (docs/accountants.md#ye-shokri)";
 
-  private final YeShokriConfig config;
   private final YeShokriDynamics dynamics;
 
   public YeShokriFixedBatchAccountant(YeShokriConfig config) {
-    this.config = checkNotNull(config, "config");
+    super(NAME, THEOREM, config);
     this.dynamics = new YeShokriDynamics(config, "Ye & Shokri Thm 4.4");
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String theorem() {
-    return THEOREM;
-  }
-
-  @Override
-  public YeShokriConfig config() {
-    return config;
   }
 
   /** RDP at order α for records in batch j0 ∈ [0, m). */
   public double rdpForBatch(int j0, double alpha) {
-    int m = dynamics.stepsPerEpoch();
-    checkArgument(j0 >= 0 && j0 < m, "batch position j0 must be in [0, m = %s), was %s", m, j0);
-    checkArgument(alpha > 1, "Rényi order must be > 1, was %s", alpha);
-    if (alpha == Double.POSITIVE_INFINITY) {
-      return Double.POSITIVE_INFINITY;
-    }
-    return dynamics.firstTerm(alpha) + dynamics.firstEpochRdp(m - j0, alpha) + config.normalisationRdp(alpha);
+    checkBatchPosition(j0, dynamics.stepsPerEpoch());
+    checkOrder(alpha);
+    return alpha == Double.POSITIVE_INFINITY ? Double.POSITIVE_INFINITY
+        : batchBound(j0, alpha) + config().normalisationRdp(alpha);
+  }
+
+  private double batchBound(int j0, double alpha) {
+    return dynamics.firstTerm(alpha) + dynamics.firstEpochRdp(dynamics.stepsPerEpoch() - j0, alpha);
+  }
+
+  /** The worst position j0 = m − 1. */
+  @Override
+  double boundAt(double alpha) {
+    return batchBound(dynamics.stepsPerEpoch() - 1, alpha);
   }
 
   @Override
-  public double rdp(double alpha) {
-    return rdpForBatch(dynamics.stepsPerEpoch() - 1, alpha);
-  }
-
-  @Override
-  public List<String> assumptions() {
-    List<String> list = new ArrayList<>(config.commonAssumptions());
-    list.addAll(dynamics.assumptions());
+  List<String> theoremAssumptions() {
+    List<String> list = new ArrayList<>(dynamics.assumptions());
     list.add(YeShokriDynamics.FIXED_BATCHES);
     return list;
   }

@@ -1,9 +1,6 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
-import static com.google.common.base.Preconditions.checkNotNull;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,55 +10,32 @@ import java.util.List;
  * et al. K counts iterations, which equal epochs only for full batches). A baseline to compare against.
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * double rdp10 = new YeShokriNaiveBaselineAccountant(config).rdp(10.0);
  * }</pre>
  */
-public final class YeShokriNaiveBaselineAccountant implements YeShokriAccountant {
+public final class YeShokriNaiveBaselineAccountant extends YeShokriBound {
   public static final String NAME = "ye-shokri-naive-baseline";
   public static final String THEOREM = "Ye & Shokri 2022, Thm 4.5 (Chourasia et al. baseline), Eq. (13)"
       + " (docs/accountants.md#ye-shokri)";
 
-  private final YeShokriConfig config;
-
   public YeShokriNaiveBaselineAccountant(YeShokriConfig config) {
-    this.config = checkNotNull(config, "config");
+    super(NAME, THEOREM, config);
     YeShokriDynamics.requireStronglyConvex(config, "Ye & Shokri Thm 4.5");
   }
 
   @Override
-  public String name() {
-    return NAME;
+  double boundAt(double alpha) {
+    double lambda = config().strongConvexity();
+    double sg = config().gradientSensitivity();
+    double b = config().batchSize();
+    double limit = alpha * sg * sg / (lambda * config().sigmaSquared() * b * b);
+    return limit * -Math.expm1(-lambda * config().stepSize() * config().epochs() / 2);
   }
 
   @Override
-  public String theorem() {
-    return THEOREM;
-  }
-
-  @Override
-  public YeShokriConfig config() {
-    return config;
-  }
-
-  @Override
-  public double rdp(double alpha) {
-    checkArgument(alpha > 1, "Rényi order must be > 1, was %s", alpha);
-    if (alpha == Double.POSITIVE_INFINITY) {
-      return Double.POSITIVE_INFINITY;
-    }
-    double lambda = config.strongConvexity();
-    double sg = config.gradientSensitivity();
-    double b = config.batchSize();
-    double limit = alpha * sg * sg / (lambda * config.sigmaSquared() * b * b);
-    return limit * -Math.expm1(-lambda * config.stepSize() * config.epochs() / 2)
-        + config.normalisationRdp(alpha);
-  }
-
-  @Override
-  public List<String> assumptions() {
-    List<String> list = new ArrayList<>(config.commonAssumptions());
-    list.add(YeShokriDynamics.lossAssumption(config));
-    list.add("fixed batches visited in the same order every epoch; K read as epochs (docs/errata.md#ye-shokri-theorem-4-5-epochs)");
-    return list;
+  List<String> theoremAssumptions() {
+    return List.of(YeShokriDynamics.lossAssumption(config()),
+        "fixed batches visited in the same order every epoch; K read as epochs (docs/errata.md#ye-shokri-theorem-4-5-epochs)");
   }
 }

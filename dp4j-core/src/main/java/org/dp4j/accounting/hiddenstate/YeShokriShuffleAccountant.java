@@ -1,7 +1,5 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
-import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,43 +11,24 @@ import java.util.List;
  * the secret batch position (Lemma 5.1), computed with a log-sum-exp (docs/accountants.md#ye-shokri).
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * double rdp10 = new YeShokriShuffleAccountant(config).rdp(10.0);
  * }</pre>
  */
-public final class YeShokriShuffleAccountant implements YeShokriAccountant {
+public final class YeShokriShuffleAccountant extends YeShokriBound {
   public static final String NAME = "ye-shokri-shuffle";
   public static final String THEOREM = "Ye & Shokri 2022, Thm 5.2, Eqs. (15)-(17) (docs/accountants.md#ye-shokri)";
 
-  private final YeShokriConfig config;
   private final YeShokriDynamics dynamics;
 
   public YeShokriShuffleAccountant(YeShokriConfig config) {
-    this.config = checkNotNull(config, "config");
+    super(NAME, THEOREM, config);
     this.dynamics = new YeShokriDynamics(config, "Ye & Shokri Thm 5.2");
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String theorem() {
-    return THEOREM;
-  }
-
-  @Override
-  public YeShokriConfig config() {
-    return config;
-  }
-
-  @Override
-  public double rdp(double alpha) {
-    checkArgument(alpha > 1, "Rényi order must be > 1, was %s", alpha);
-    if (alpha == Double.POSITIVE_INFINITY) {
-      return Double.POSITIVE_INFINITY;
-    }
-    return dynamics.firstTerm(alpha) + secondTerm(alpha) + config.normalisationRdp(alpha);
+  double boundAt(double alpha) {
+    return dynamics.firstTerm(alpha) + secondTerm(alpha);
   }
 
   /** T2(α), independent of K; between ε_0^m and ε_0^1 = G(α). */
@@ -63,9 +42,8 @@ public final class YeShokriShuffleAccountant implements YeShokriAccountant {
   }
 
   @Override
-  public List<String> assumptions() {
-    List<String> list = new ArrayList<>(config.commonAssumptions());
-    list.addAll(dynamics.assumptions());
+  List<String> theoremAssumptions() {
+    List<String> list = new ArrayList<>(dynamics.assumptions());
     list.add("one secret, data-independent permutation drawn once and split into m batches visited in the same"
         + " order every epoch (no reshuffling)");
     return list;

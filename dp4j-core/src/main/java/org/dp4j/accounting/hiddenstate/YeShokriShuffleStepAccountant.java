@@ -24,6 +24,7 @@ import org.dp4j.sampling.SamplingPlan;
  * {@link #assumptions()}). The configuration's own epoch count is ignored.
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * RdpStepAccountant acc = new YeShokriShuffleStepAccountant(config, Orders.DEFAULT);
  * acc.advance(12);                       // m = 12: one epoch
  * RdpCurve oneEpoch = acc.curve();       // = new YeShokriShuffleAccountant(config.withEpochs(1)).rdp(orders)
@@ -95,11 +96,6 @@ public final class YeShokriShuffleStepAccountant implements RdpStepAccountant {
   @Override
   public long steps() {
     return steps;
-  }
-
-  @Override
-  public RdpCurve curve() {
-    return curveAfter(0);
   }
 
   /** The bound for ⌈(steps + more)/m⌉ epochs (0 before any step); cached, so calls within an epoch are O(1). */

@@ -1,9 +1,6 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
-import static com.google.common.base.Preconditions.checkNotNull;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.dp4j.accounting.LogSpace;
 
@@ -16,50 +13,31 @@ import org.dp4j.accounting.LogSpace;
  * fixed point). Loose for large α (the paper says so).
  *
  * <pre>{@code
+ * // given: YeShokriConfig config
  * double rdp10 = new YeShokriWithoutReplacementAccountant(config).rdp(10.0);
  * }</pre>
  */
-public final class YeShokriWithoutReplacementAccountant implements YeShokriAccountant {
+public final class YeShokriWithoutReplacementAccountant extends YeShokriBound {
   public static final String NAME = "ye-shokri-without-replacement";
   public static final String THEOREM = "Ye & Shokri 2022, Thm 5.3, Eqs. (18)-(21) (docs/accountants.md#ye-shokri)";
 
-  private final YeShokriConfig config;
   private final double r;
 
   public YeShokriWithoutReplacementAccountant(YeShokriConfig config) {
-    this.config = checkNotNull(config, "config");
+    super(NAME, THEOREM, config);
     YeShokriDynamics.requireStronglyConvex(config, "Ye & Shokri Thm 5.3");
-    double contraction = 1 - config.stepSize() * config.strongConvexity();
+    double contraction = 1 - config().stepSize() * config().strongConvexity();
     this.r = contraction * contraction;
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String theorem() {
-    return THEOREM;
-  }
-
-  @Override
-  public YeShokriConfig config() {
-    return config;
-  }
-
-  @Override
-  public double rdp(double alpha) {
-    checkArgument(alpha > 1, "Rényi order must be > 1, was %s", alpha);
-    if (alpha == Double.POSITIVE_INFINITY) {
-      return Double.POSITIVE_INFINITY;
-    }
-    double q = (double) config.batchSize() / config.datasetSize();
-    double logHit = Math.log(q) + (alpha - 1) * config.stepRdp(alpha);
+  double boundAt(double alpha) {
+    double q = (double) config().batchSize() / config().datasetSize();
+    double logHit = Math.log(q) + (alpha - 1) * config().stepRdp(alpha);
     double logMiss = Math.log1p(-q); // -∞ when q = 1: every step touches the record
-    int m = config.stepsPerEpoch();
+    int m = config().stepsPerEpoch();
     double logS = 0;
-    for (int k = 0; k < config.epochs(); k++) {
+    for (int k = 0; k < config().epochs(); k++) {
       double start = logS;
       for (int j = 0; j < m; j++) {
         logS = LogSpace.add(logHit + logS, logMiss + r * logS);
@@ -68,14 +46,12 @@ public final class YeShokriWithoutReplacementAccountant implements YeShokriAccou
         break;
       }
     }
-    return logS / (alpha - 1) + config.normalisationRdp(alpha);
+    return logS / (alpha - 1);
   }
 
   @Override
-  public List<String> assumptions() {
-    List<String> list = new ArrayList<>(config.commonAssumptions());
-    list.add(YeShokriDynamics.lossAssumption(config));
-    list.add("every step draws a fresh batch of b examples uniformly without replacement from all n");
-    return list;
+  List<String> theoremAssumptions() {
+    return List.of(YeShokriDynamics.lossAssumption(config()),
+        "every step draws a fresh batch of b examples uniformly without replacement from all n");
   }
 }

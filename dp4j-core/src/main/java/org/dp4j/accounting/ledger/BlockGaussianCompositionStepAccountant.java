@@ -142,11 +142,6 @@ public final class BlockGaussianCompositionStepAccountant implements RdpStepAcco
     return steps;
   }
 
-  @Override
-  public RdpCurve curve() {
-    return curveAfter(0);
-  }
-
   /** α·max_j Σ (RDP coefficients of the steps at batch position j), or +∞ beyond the planned epochs. */
   @Override
   public RdpCurve curveAfter(long more) {

@@ -120,11 +120,6 @@ public final class FixedPartitionCompositionStepAccountant implements RdpStepAcc
     return steps;
   }
 
-  @Override
-  public RdpCurve curve() {
-    return curveAfter(0);
-  }
-
   /** 2α/z² times the number of epochs begun after {@code steps + more} steps. */
   @Override
   public RdpCurve curveAfter(long more) {

@@ -28,12 +28,15 @@ import org.dp4j.accounting.ThreatModel;
  * #paperClaim}) and feeds the budget only if the builder was told so ({@link Builder#budgetFromPaperClaim}).
  *
  * <pre>{@code
+ * // given: double q; double z
  * PrivacyLedger ledger = PrivacyLedger.builder()
  *     .accountant(new CompositionStepAccountant(new SampledGaussianMechanism(q, z), Orders.DEFAULT))
  *     .delta(1e-5)
  *     .budget(new PrivacyBudget(3.0, 1e-5, ThreatModel.ALL_ITERATES_RELEASED))
  *     .build();
- * while (ledger.tryStep()) { ... apply one private update ... }
+ * while (ledger.tryStep()) {
+ *   // apply one private update
+ * }
  * }</pre>
  *
  * <p>Not thread-safe.

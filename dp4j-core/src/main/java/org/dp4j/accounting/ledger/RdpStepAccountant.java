@@ -19,7 +19,9 @@ public interface RdpStepAccountant extends StepAccountant {
   Orders orders();
 
   /** RDP of the run so far. */
-  RdpCurve curve();
+  default RdpCurve curve() {
+    return curveAfter(0);
+  }
 
   /** RDP the run would have after {@code more} further steps; does not change the state. */
   RdpCurve curveAfter(long more);

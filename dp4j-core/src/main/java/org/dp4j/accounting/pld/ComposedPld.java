@@ -42,7 +42,7 @@ import java.util.List;
  * double eps = run.couplingDeviation(1e-8) + run.computedEpsilon(1e-5 - 1e-8 - run.upperTail() - run.roundoff());
  * }</pre>
  */
-public final class ComposedPld {
+final class ComposedPld {
   /** Largest FFT length used (2²² points: 64 MB of working arrays). */
   public static final int MAX_FFT_SIZE = 1 << 22;
   /** Chernoff tail mass targeted at each end of the window. */

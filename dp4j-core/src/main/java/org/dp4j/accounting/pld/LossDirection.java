@@ -8,7 +8,7 @@ package org.dp4j.accounting.pld;
  * PLD does the same). Every step of a run shares the direction of its one neighbouring pair, so each
  * direction is composed on its own and the maximum is taken at the end.
  */
-public enum LossDirection {
+enum LossDirection {
   /** P = (1 − q)N(0, σ²) + qN(1, σ²), Q = N(0, σ²). */
   REMOVE,
   /** P = N(0, σ²), Q = (1 − q)N(0, σ²) + qN(1, σ²). */

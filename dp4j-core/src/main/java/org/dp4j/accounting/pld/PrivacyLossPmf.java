@@ -24,7 +24,7 @@ import static com.google.common.base.Preconditions.checkArgument;
  * double mean = remove.mean();   // ≈ KL divergence of one step
  * }</pre>
  */
-public final class PrivacyLossPmf {
+final class PrivacyLossPmf {
   private final double interval;
   private final long minIndex;
   private final double[] probabilities;

@@ -19,7 +19,7 @@ import static com.google.common.base.Preconditions.checkArgument;
  * fft.inverse(re, im);   // back to {1, 2, 3, 4, 0, 0, 0, 0} up to rounding
  * }</pre>
  */
-public final class RadixTwoFft {
+final class RadixTwoFft {
   /** η of Higham's bound: 5 units of roundoff (twiddle error ≤ u plus γ₄(√2 + u)), rounded up. */
   public static final double RELATIVE_ERROR_PER_LEVEL = 8 * Math.ulp(1.0);
 

@@ -18,7 +18,7 @@ import static com.google.common.base.Preconditions.checkArgument;
  * fft.inverse(re, im, x);     // {1, 2, 3, 4, 0, 0, 0, 0} up to rounding
  * }</pre>
  */
-public final class RealFft {
+final class RealFft {
   private final int size;
   private final int half;
   private final RadixTwoFft complex;

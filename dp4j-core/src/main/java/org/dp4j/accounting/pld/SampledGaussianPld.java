@@ -32,7 +32,7 @@ import org.apache.commons.math3.special.Erf;
  * PrivacyLossPmf p = SampledGaussianPld.pmf(0.01, 1.0, LossDirection.REMOVE, 1e-4, 1e-20);
  * }</pre>
  */
-public final class SampledGaussianPld {
+final class SampledGaussianPld {
   /** Refuse single-step grids larger than this (the interval is then far too fine). */
   public static final int MAX_BINS = 1 << 25;
   private static final double[] GL_NODES = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
@@ -108,14 +108,14 @@ public final class SampledGaussianPld {
     for (int i = 0; i < n - 1; i++) {
       long k = kLo + i;
       double vB = k + 1 == kHi ? vHi : Math.min(vHi, Math.max(vA, inverseLoss((k + 1) * interval)));
-      double[] mθ = massAndShare(vA, vB, k * interval, interval);
-      double mass = mθ[0];
+      double[] massShare = massAndShare(vA, vB, k * interval, interval);
+      double mass = massShare[0];
       double yk = mass - totalCompensation;
       double sum = total + yk;
       totalCompensation = (sum - total) - yk;
       total = sum;
-      p[i] += mass * (1 - mθ[1]);
-      p[i + 1] += mass * mθ[1];
+      p[i] += mass * (1 - massShare[1]);
+      p[i + 1] += mass * massShare[1];
       vA = vB;
     }
     double infinity = Math.min(1, Math.max(upperTail, 1 - total));

@@ -23,7 +23,8 @@ class HiddenStateCombinerTest {
 
   /** Kong &amp; Ribero 2025; docs/accountants.md#kong-ribero Set B run (k = 10, b = 2, λ = 0.1, C = 1, σ = 0.5) for T steps. */
   private static KongRiberoAccountant.Builder kongRibero(long bigT) {
-    return KongRiberoAccountant.builder().k(10).b(2).T(bigT).lambda(0.1).C(1).sigma(0.5).m(1).M(1);
+    return KongRiberoAccountant.builder().datasetSize(10).batchSize(2).iterations(bigT).stepSize(0.1).clipNorm(1)
+        .noiseStd(0.5).weakConvexity(1).smoothness(1);
   }
 
   private static PrivacyGuarantee composition(KongRiberoAccountant acc) {
@@ -53,7 +54,7 @@ class HiddenStateCombinerTest {
   @Test
   void hiddenStateBoundWinsOnlyItsOwnScope() {
     // convex, unclipped, E = 500 epochs: (19) far below composition
-    KongRiberoAccountant convex = kongRibero(2500).m(0).gradients(Gradients.UNCLIPPED_BOUNDED).build();
+    KongRiberoAccountant convex = kongRibero(2500).weakConvexity(0).gradients(Gradients.UNCLIPPED_BOUNDED).build();
     List<Best> report = COMBINER.combine(List.of(convex), List.of(composition(convex)));
     Best last = scope(report, ThreatModel.LAST_ITERATE_ONLY, NeighbouringRelation.REPLACE_ONE);
     Best all = scope(report, ThreatModel.ALL_ITERATES_RELEASED, NeighbouringRelation.REPLACE_ONE);
@@ -73,7 +74,8 @@ class HiddenStateCombinerTest {
         .compose(new SampledGaussianMechanism(0.2, 5.0), 25).guarantee(DELTA, RdpConversion.IMPROVED);
     KongRiberoAccountant clipped = kongRibero(25).build();
     ShiftedInterpolationCyclicAccountant cyclic = ShiftedInterpolationCyclicAccountant.builder()
-        .n(10).b(2).L(2).sigma(5).eta(0.1).m(1).M(1).E(5).build();
+        .datasetSize(10).batchSize(2).gradientSensitivity(2).noiseStd(5).stepSize(0.1).strongConvexity(1)
+        .smoothness(1).epochs(5).build();
     List<Best> report = COMBINER.combine(List.of(clipped, cyclic), List.of(composition(clipped), addRemove));
     assertThat(report).extracting(Best::relation, Best::threatModel).containsExactly(
         tuple(NeighbouringRelation.ADD_REMOVE, ThreatModel.ALL_ITERATES_RELEASED),

@@ -19,7 +19,8 @@ class KongRiberoAccountantTest {
 
   /** Kong &amp; Ribero 2025; docs/accountants.md#kong-ribero Set B: α = 2, λ = 0.1, C = 1, σ = 0.5, b = 2, k = 10 (ℓ = 5), m = M = 1. */
   private static KongRiberoAccountant.Builder setB(long bigT, LipschitzVariant variant) {
-    return KongRiberoAccountant.builder().k(10).b(2).T(bigT).lambda(0.1).C(1).sigma(0.5).m(1).M(1)
+    return KongRiberoAccountant.builder().datasetSize(10).batchSize(2).iterations(bigT).stepSize(0.1).clipNorm(1)
+        .noiseStd(0.5).weakConvexity(1).smoothness(1)
         .lipschitzVariant(variant);
   }
 
@@ -60,7 +61,8 @@ class KongRiberoAccountantTest {
           .isCloseTo(refined[i], within(TOL));
     }
     // the default variant is the conservative one
-    assertThat(KongRiberoAccountant.builder().k(10).b(2).T(23).lambda(0.1).C(1).sigma(0.5).m(1).M(1).build()
+    assertThat(KongRiberoAccountant.builder().datasetSize(10).batchSize(2).iterations(23).stepSize(0.1)
+        .clipNorm(1).noiseStd(0.5).weakConvexity(1).smoothness(1).build()
         .rdp(Orders.of(2)).value(0)).isCloseTo(0.328243193324787, within(TOL));
   }
 
@@ -70,11 +72,11 @@ class KongRiberoAccountantTest {
     double[][] expected = {{21.8288543819998, 42.5698221281347}, {22.6642806801586, 44.2199224794555}};
     LipschitzVariant[] variants = {LipschitzVariant.PRINTED_EQ13, LipschitzVariant.CONSERVATIVE};
     for (int i = 0; i < 2; i++) {
-      double asStated = 2 * setB(5, variants[i]).dh(2).theorem22AsPrinted(true).build()
+      double asStated = 2 * setB(5, variants[i]).domainDiameter(2).theorem22AsPrinted(true).build()
           .rhoBoundedDomain().getAsDouble();
-      double unclipped = 2 * setB(5, variants[i]).dh(2).gradients(Gradients.UNCLIPPED_BOUNDED).build()
+      double unclipped = 2 * setB(5, variants[i]).domainDiameter(2).gradients(Gradients.UNCLIPPED_BOUNDED).build()
           .rhoBoundedDomain().getAsDouble();
-      double safe = 2 * setB(5, variants[i]).dh(2).build().rhoBoundedDomain().getAsDouble();
+      double safe = 2 * setB(5, variants[i]).domainDiameter(2).build().rhoBoundedDomain().getAsDouble();
       assertThat(asStated).isCloseTo(expected[i][0], within(1e-10));
       assertThat(unclipped).isCloseTo(expected[i][0], within(1e-10));
       assertThat(safe).isCloseTo(expected[i][1], within(1e-10));
@@ -103,7 +105,8 @@ class KongRiberoAccountantTest {
   }
 
   private static KongRiberoAccountant.Builder setA(long bigT, double m, double bigM) {
-    return KongRiberoAccountant.builder().k(10_000).b(10).T(bigT).lambda(1e-5).C(10).sigma(1e-5).m(m).M(bigM);
+    return KongRiberoAccountant.builder().datasetSize(10_000).batchSize(10).iterations(bigT).stepSize(1e-5)
+        .clipNorm(10).noiseStd(1e-5).weakConvexity(m).smoothness(bigM);
   }
 
   @Test
@@ -136,8 +139,9 @@ class KongRiberoAccountantTest {
     double[] sigmas = {c2.sigmaBar(), c2.sigmaBarAsPrinted()};
     for (int v = 0; v < 2; v++) {
       for (int s = 0; s < 2; s++) {
-        double eps = KongRiberoAccountant.builder().k(60).b(10).T(30).lambda(c2.lambdaBar()).C(1).sigma(sigmas[s])
-            .m(1).M(3).gradients(Gradients.UNCLIPPED_BOUNDED).lipschitzVariant(variants[v]).build()
+        double eps = KongRiberoAccountant.builder().datasetSize(60).batchSize(10).iterations(30)
+            .stepSize(c2.lambdaBar()).clipNorm(1).noiseStd(sigmas[s])
+            .weakConvexity(1).smoothness(3).gradients(Gradients.UNCLIPPED_BOUNDED).lipschitzVariant(variants[v]).build()
             .rdp(Orders.of(2)).value(0);
         assertThat(eps).isCloseTo(expected[v][s], within(expected[v][s] * 2e-4));
       }
@@ -167,13 +171,13 @@ class KongRiberoAccountantTest {
       assertThat(rho).isGreaterThanOrEqualTo(previous);
       previous = rho;
     }
-    assertThat(setB(23, LipschitzVariant.CONSERVATIVE).sigma(1).build().rho())
+    assertThat(setB(23, LipschitzVariant.CONSERVATIVE).noiseStd(1).build().rho())
         .isLessThan(setB(23, LipschitzVariant.CONSERVATIVE).build().rho());
-    assertThat(setB(23, LipschitzVariant.CONSERVATIVE).m(2).build().rho())
-        .isGreaterThan(setB(23, LipschitzVariant.CONSERVATIVE).m(0.5).build().rho());
+    assertThat(setB(23, LipschitzVariant.CONSERVATIVE).weakConvexity(2).build().rho())
+        .isGreaterThan(setB(23, LipschitzVariant.CONSERVATIVE).weakConvexity(0.5).build().rho());
     // Thm 2.2 does not depend on T
-    assertThat(setB(5, LipschitzVariant.CONSERVATIVE).dh(2).build().rhoBoundedDomain())
-        .isEqualTo(setB(500, LipschitzVariant.CONSERVATIVE).dh(2).build().rhoBoundedDomain());
+    assertThat(setB(5, LipschitzVariant.CONSERVATIVE).domainDiameter(2).build().rhoBoundedDomain())
+        .isEqualTo(setB(500, LipschitzVariant.CONSERVATIVE).domainDiameter(2).build().rhoBoundedDomain());
   }
 
   @Test
@@ -188,28 +192,29 @@ class KongRiberoAccountantTest {
       assertThat(clipped.rhoCyclic()).isGreaterThan(clipped.rhoComposition());
     }
     // convex, unclipped: (19) beats composition for E > 4/(2 − 4/ℓ) = 3.33 at ℓ = 5 (Kong & Ribero 2025; docs/accountants.md#kong-ribero)
-    KongRiberoAccountant convex = setB(25, LipschitzVariant.CONSERVATIVE).m(0)
+    KongRiberoAccountant convex = setB(25, LipschitzVariant.CONSERVATIVE).weakConvexity(0)
         .gradients(Gradients.UNCLIPPED_BOUNDED).build();
     assertThat(convex.rhoCyclic()).isLessThan(convex.rhoComposition());
-    KongRiberoAccountant early = setB(15, LipschitzVariant.CONSERVATIVE).m(0)
+    KongRiberoAccountant early = setB(15, LipschitzVariant.CONSERVATIVE).weakConvexity(0)
         .gradients(Gradients.UNCLIPPED_BOUNDED).build();
     assertThat(early.rhoCyclic()).isGreaterThan(early.rhoComposition());
   }
 
   @Test
   void refusesConfigurationsOutsideTheTheorem() {
-    assertThatThrownBy(() -> setB(5, LipschitzVariant.CONSERVATIVE).lambda(0.3).build())
+    assertThatThrownBy(() -> setB(5, LipschitzVariant.CONSERVATIVE).stepSize(0.3).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("λ = 0.3 violates λ ≤ 1/(2(m+M)) = 0.25");
-    assertThatThrownBy(() -> setB(5, LipschitzVariant.CONSERVATIVE).lambda(0.6)
+    assertThatThrownBy(() -> setB(5, LipschitzVariant.CONSERVATIVE).stepSize(0.6)
         .gradients(Gradients.UNCLIPPED_BOUNDED).build())
         .hasMessageContaining("λ = 0.6 violates λ ≤ 1/(m+M) = 0.5");
-    assertThatThrownBy(() -> setB(5, LipschitzVariant.CONSERVATIVE).b(3).build())
+    assertThatThrownBy(() -> setB(5, LipschitzVariant.CONSERVATIVE).batchSize(3).build())
         .hasMessageContaining("b = 3 must divide k = 10");
-    assertThatThrownBy(() -> KongRiberoAccountant.builder().k(10).b(2).T(5).lambda(0.1).C(1).sigma(0.5).m(1).build())
+    assertThatThrownBy(() -> KongRiberoAccountant.builder().datasetSize(10).batchSize(2).iterations(5)
+        .stepSize(0.1).clipNorm(1).noiseStd(0.5).weakConvexity(1).build())
         .hasMessageContaining("M (smoothness) must be set");
     assertThatThrownBy(() -> setB(0, LipschitzVariant.CONSERVATIVE).build()).hasMessageContaining("T");
     // the stepsize check survives m = M = 0 (no 0/0)
-    assertThat(setB(5, LipschitzVariant.CONSERVATIVE).m(0).M(0).lambda(10).build().lipschitzFactor()).isEqualTo(1);
+    assertThat(setB(5, LipschitzVariant.CONSERVATIVE).weakConvexity(0).smoothness(0).stepSize(10).build().lipschitzFactor()).isEqualTo(1);
   }
 }

@@ -12,11 +12,13 @@ import org.junit.jupiter.api.Test;
 
 class LangevinLsiAccountantTest {
   private static LangevinLsiAccountant.Builder caseOne(long bigK) {
-    return LangevinLsiAccountant.builder().lambda(0.1).beta(1.5).eta(0.5).sigma(2).K(bigK);
+    return LangevinLsiAccountant.builder().strongConvexity(0.1).smoothness(1.5).stepSize(0.5).noiseMultiplier(2)
+        .iterations(bigK);
   }
 
   private static LangevinLsiAccountant.Builder caseTwo(long bigK) {
-    return LangevinLsiAccountant.builder().lambda(0.01).beta(1).eta(0.1).sigma(5).K(bigK);
+    return LangevinLsiAccountant.builder().strongConvexity(0.01).smoothness(1).stepSize(0.1).noiseMultiplier(5)
+        .iterations(bigK);
   }
 
   @Test
@@ -58,9 +60,9 @@ class LangevinLsiAccountantTest {
     PrivacyGuarantee g = caseOne(100).build().guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
     assertThat(g.threatModel()).isEqualTo(ThreatModel.LAST_ITERATE_ONLY);
     assertThat(g.summary()).contains("strongly convex", "θ₀ ~ Π_C");
-    assertThatThrownBy(() -> caseOne(10).eta(0.7).build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> caseOne(10).stepSize(0.7).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("η = 0.7 violates η < 1/β = 0.666");
-    assertThatThrownBy(() -> caseOne(10).lambda(2).build()).hasMessageContaining("λ = 2.0 violates λ ≤ β = 1.5");
+    assertThatThrownBy(() -> caseOne(10).strongConvexity(2).build()).hasMessageContaining("λ = 2.0 violates λ ≤ β = 1.5");
     assertThatThrownBy(() -> caseOne(0).build()).hasMessageContaining("K (iterations)");
   }
 }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 class PabiAccountantTest {
   /** α = 2, σ = 1 as in docs/accountants.md#pabi; batches of size 10, so n = 10·Q. */
   private static PabiAccountant.Builder config(long bigQ, long bigT) {
-    return PabiAccountant.builder().n(10 * bigQ).B(10).T(bigT).sigma(1).eta(0.1).beta(1).L(1);
+    return PabiAccountant.builder().datasetSize(10 * bigQ).batchSize(10).epochs(bigT).noiseMultiplier(1)
+        .stepSize(0.1).smoothness(1).lipschitzConstant(1);
   }
 
   private static double eps2(PabiAccountant acc) {
@@ -54,7 +55,7 @@ class PabiAccountantTest {
         assertThat(acc.rho()).isGreaterThan(config(20, t - 1).build().rho());
       }
     }
-    assertThat(config(10, 5).sigma(2).build().rho()).isLessThan(config(10, 5).build().rho());
+    assertThat(config(10, 5).noiseMultiplier(2).build().rho()).isLessThan(config(10, 5).build().rho());
   }
 
   @Test
@@ -71,10 +72,11 @@ class PabiAccountantTest {
 
   @Test
   void refusesConfigurationsOutsideTheTheorem() {
-    assertThatThrownBy(() -> config(10, 5).eta(2.5).build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> config(10, 5).stepSize(2.5).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("η = 2.5 violates η ≤ 2/β = 2.0");
-    assertThatThrownBy(() -> config(10, 5).B(30).build()).hasMessageContaining("B = 30 must divide n = 100");
-    assertThatThrownBy(() -> PabiAccountant.builder().n(100).B(10).T(5).sigma(1).eta(0.1).beta(1).build())
+    assertThatThrownBy(() -> config(10, 5).batchSize(30).build()).hasMessageContaining("B = 30 must divide n = 100");
+    assertThatThrownBy(() -> PabiAccountant.builder().datasetSize(100).batchSize(10).epochs(5).noiseMultiplier(1)
+        .stepSize(0.1).smoothness(1).build())
         .hasMessageContaining("L (Lipschitz constant) must be set");
     assertThatThrownBy(() -> config(10, 5).build().rhoAtPosition(11)).hasMessageContaining("κ");
   }

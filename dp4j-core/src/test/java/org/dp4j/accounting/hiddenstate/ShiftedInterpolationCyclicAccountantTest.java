@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 class ShiftedInterpolationCyclicAccountantTest {
   /** L/(bσ) = 0.2 with b = 5, l batches, c = 1 − η (m = M = 1), as in docs/accountants.md#shifted-interpolation; Bok, Su &amp; Altschuler 2024, Table 9. */
   private static ShiftedInterpolationCyclicAccountant.Builder table9(long l, double c, long bigE) {
-    return ShiftedInterpolationCyclicAccountant.builder().n(5 * l).b(5).L(1).sigma(1).eta(1 - c).m(1).M(1).E(bigE);
+    return ShiftedInterpolationCyclicAccountant.builder().datasetSize(5 * l).batchSize(5).gradientSensitivity(1)
+        .noiseStd(1).stepSize(1 - c).strongConvexity(1).smoothness(1).epochs(bigE);
   }
 
   @Test
@@ -48,7 +49,8 @@ class ShiftedInterpolationCyclicAccountantTest {
     for (int r = 0; r < 2; r++) {
       for (int i = 0; i < 3; i++) {
         ShiftedInterpolationCyclicAccountant acc = ShiftedInterpolationCyclicAccountant.builder()
-            .n(60_000).b(1500).L(10).sigma(0.01).eta(0.05).m(lambdas[r]).M(1).E(es[i]).build();
+            .datasetSize(60_000).batchSize(1500).gradientSensitivity(10).noiseStd(0.01).stepSize(0.05)
+            .strongConvexity(lambdas[r]).smoothness(1).epochs(es[i]).build();
         assertThat(acc.mu()).isCloseTo(mu[r][i], within(5e-5));
         assertThat(acc.muComposition()).isCloseTo(composition[i], within(5e-5));
         PrivacyGuarantee g = acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED);
@@ -71,8 +73,9 @@ class ShiftedInterpolationCyclicAccountantTest {
     double[] oneMinusC = {1e-2, 1e-4, 1e-12};
     double[] expected = {1.187265, 1.855638, 1.857418};
     for (int i = 0; i < 3; i++) {
-      double muThm45 = ShiftedInterpolationCyclicAccountant.builder().n(20).b(1).L(1).sigma(1)
-          .eta(oneMinusC[i]).m(1).M(1).E(50).build().muStronglyConvex().getAsDouble();
+      double muThm45 = ShiftedInterpolationCyclicAccountant.builder().datasetSize(20).batchSize(1)
+          .gradientSensitivity(1).noiseStd(1)
+          .stepSize(oneMinusC[i]).strongConvexity(1).smoothness(1).epochs(50).build().muStronglyConvex().getAsDouble();
       assertThat(muThm45).isCloseTo(expected[i], within(1e-6));
     }
   }
@@ -91,28 +94,29 @@ class ShiftedInterpolationCyclicAccountantTest {
       for (int j = 0; j < 3; j++) {
         for (int k = 0; k < 3; k++) {
           ShiftedInterpolationCyclicAccountant acc = ShiftedInterpolationCyclicAccountant.builder()
-              .n(4 * ls[i]).b(4).L(4 * perRecord[j]).sigma(3).eta(etas[k]).M(1).D(1).E(100_000).build();
+              .datasetSize(4 * ls[i]).batchSize(4).gradientSensitivity(4 * perRecord[j]).noiseStd(3)
+              .stepSize(etas[k]).smoothness(1).diameter(1).epochs(100_000).build();
           assertThat(acc.mu()).isCloseTo(muStar[i][j][k], within(5e-4));
         }
       }
     }
     // Fig. 9: η = 0.02, L/b = 0.5, l = 20: μ* = 0.763763, ε(1e-5) = 3.213; composition at E = 5, 10, 20
     ShiftedInterpolationCyclicAccountant.Builder fig9 = ShiftedInterpolationCyclicAccountant.builder()
-        .n(20).b(1).L(0.5).sigma(3).eta(0.02).M(1).D(1);
+        .datasetSize(20).batchSize(1).gradientSensitivity(0.5).noiseStd(3).stepSize(0.02).smoothness(1).diameter(1);
     // Thm 4.6 needs E ≥ Db/(ηL) = 100 (and K = E − τ ≤ E − 1, docs/errata.md#shifted-interpolation-plateau): the plateau holds
     // from E = 101; the figure's plateau from E = 40 uses the closed form outside that hypothesis.
-    assertThat(fig9.E(101).build().muConstrained().getAsDouble()).isCloseTo(0.763763, within(5e-6));
-    assertThat(fig9.E(40).build().muConstrained().getAsDouble()).isGreaterThan(0.763763);
+    assertThat(fig9.epochs(101).build().muConstrained().getAsDouble()).isCloseTo(0.763763, within(5e-6));
+    assertThat(fig9.epochs(40).build().muConstrained().getAsDouble()).isGreaterThan(0.763763);
     // at E = 40 the §3.9.1 convex bound (1/6)·√(1 + 39/20) = 0.2863 is lower still; it crosses μ* near E = 401
-    assertThat(fig9.E(40).build().mu()).isCloseTo(Math.sqrt(1 + 39.0 / 20) / 6, within(1e-12));
-    ShiftedInterpolationCyclicAccountant plateau = fig9.E(10_000).build();
+    assertThat(fig9.epochs(40).build().mu()).isCloseTo(Math.sqrt(1 + 39.0 / 20) / 6, within(1e-12));
+    ShiftedInterpolationCyclicAccountant plateau = fig9.epochs(10_000).build();
     assertThat(plateau.mu()).isCloseTo(0.763763, within(5e-6));
     assertThat(plateau.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED).epsilon())
         .isCloseTo(3.213, within(5e-4));
     long[] es = {5, 10, 20};
     double[] composition = {0.3727, 0.5270, 0.7454};
     for (int i = 0; i < 3; i++) {
-      ShiftedInterpolationCyclicAccountant acc = fig9.E(es[i]).build();
+      ShiftedInterpolationCyclicAccountant acc = fig9.epochs(es[i]).build();
       assertThat(acc.muComposition()).isCloseTo(composition[i], within(5e-5));
       // the §3.9.1 convex bound is below composition here, which Fig. 9 did not use
       assertThat(acc.mu()).isLessThanOrEqualTo(acc.muComposition());
@@ -123,13 +127,15 @@ class ShiftedInterpolationCyclicAccountantTest {
   void convexUnconstrainedBoundOfDigestSection391() {
     // docs/errata.md#shifted-interpolation-convex-cyclic: s = ηL/b = 0.05, D = 1, l = 10, E = 25: 0.0922/(ησ) vs 0.15/(ησ) from Thm 4.6
     ShiftedInterpolationCyclicAccountant acc = ShiftedInterpolationCyclicAccountant.builder()
-        .n(10).b(1).L(1).sigma(1).eta(0.05).M(1).D(1).E(25).build();
+        .datasetSize(10).batchSize(1).gradientSensitivity(1).noiseStd(1).stepSize(0.05).smoothness(1).diameter(1)
+        .epochs(25).build();
     assertThat(acc.muConvexUnconstrained() * 0.05).isCloseTo(0.0922, within(5e-5));
     assertThat(acc.muConstrained().getAsDouble() * 0.05).isCloseTo(0.15, within(1e-12));
     assertThat(acc.tightestBound()).isEqualTo(Bound.CONVEX_UNCONSTRAINED);
     assertThat(acc.theorem()).contains("shifted-interpolation-convex-cyclic", "not stated in the paper");
     // it is the c → 1 limit of Thm 4.5 (Bok, Su & Altschuler 2024; docs/accountants.md#shifted-interpolation value √(1 + 49/20) for l = 20, E = 50)
-    assertThat(ShiftedInterpolationCyclicAccountant.builder().n(20).b(1).L(1).sigma(1).eta(0.5).M(1).E(50).build()
+    assertThat(ShiftedInterpolationCyclicAccountant.builder().datasetSize(20).batchSize(1).gradientSensitivity(1)
+        .noiseStd(1).stepSize(0.5).smoothness(1).epochs(50).build()
         .muConvexUnconstrained()).isCloseTo(Math.sqrt(1 + 49.0 / 20), within(1e-15));
   }
 
@@ -137,7 +143,7 @@ class ShiftedInterpolationCyclicAccountantTest {
   void neverAboveCompositionAndMonotoneInEpochs() {
     double previous = 0;
     for (long e = 1; e <= 300; e++) {
-      ShiftedInterpolationCyclicAccountant acc = table9(10, 0.995, e).D(5).build();
+      ShiftedInterpolationCyclicAccountant acc = table9(10, 0.995, e).diameter(5).build();
       assertThat(acc.muStronglyConvex().getAsDouble()).isLessThanOrEqualTo(acc.muConvexUnconstrained() * (1 + 1e-12));
       assertThat(acc.muConvexUnconstrained()).isLessThanOrEqualTo(acc.muComposition() * (1 + 1e-12));
       assertThat(acc.mu()).isGreaterThanOrEqualTo(previous);
@@ -147,10 +153,11 @@ class ShiftedInterpolationCyclicAccountantTest {
 
   @Test
   void refusesConfigurationsOutsideTheTheorem() {
-    assertThatThrownBy(() -> table9(10, 0.9, 5).M(10).eta(0.3).build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> table9(10, 0.9, 5).smoothness(10).stepSize(0.3).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("η = 0.3 violates η ≤ 2/M = 0.2");
-    assertThatThrownBy(() -> table9(10, 0.9, 5).b(3).build()).hasMessageContaining("b = 3 must divide n = 50");
-    assertThatThrownBy(() -> table9(10, 0.9, 0).build()).hasMessageContaining("E (epochs)");
-    assertThatThrownBy(() -> table9(10, 0.9, 5).sigma(0).build()).hasMessageContaining("σ");
+    assertThatThrownBy(() -> table9(10, 0.9, 5).batchSize(3).build())
+        .hasMessageContaining("batch size b = 3 must divide the dataset size n = 50");
+    assertThatThrownBy(() -> table9(10, 0.9, 0).build()).hasMessageContaining("epochs E");
+    assertThatThrownBy(() -> table9(10, 0.9, 5).noiseStd(0).build()).hasMessageContaining("σ");
   }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class ShiftedInterpolationNoisyGdAccountantTest {
   /** L/(nσ) = 0.1 and c = 1 − η (m = M = 1, η ≤ 2/(M+m)), as in docs/accountants.md#shifted-interpolation; Bok, Su &amp; Altschuler 2024, Table 7. */
   private static ShiftedInterpolationNoisyGdAccountant.Builder table7(double c, long t) {
-    return ShiftedInterpolationNoisyGdAccountant.builder().n(10).L(1).sigma(1).eta(1 - c).m(1).M(1).t(t);
+    return ShiftedInterpolationNoisyGdAccountant.builder().datasetSize(10).gradientSensitivity(1).noiseStd(1)
+        .stepSize(1 - c).strongConvexity(1).smoothness(1).iterations(t);
   }
 
   @Test
@@ -63,7 +64,8 @@ class ShiftedInterpolationNoisyGdAccountantTest {
     double[] muComp = {0.3162, 0.4472, 0.6325, 0.8944, 1.2649};
     for (int i = 0; i < ts.length; i++) {
       ShiftedInterpolationNoisyGdAccountant acc = ShiftedInterpolationNoisyGdAccountant.builder()
-          .n(10).L(1).sigma(1).eta(0.05).m(1).M(10).t(ts[i]).build();
+          .datasetSize(10).gradientSensitivity(1).noiseStd(1).stepSize(0.05).strongConvexity(1).smoothness(10)
+          .iterations(ts[i]).build();
       assertThat(acc.contractionFactor()).isCloseTo(0.95, within(1e-12));
       assertThat(acc.mu()).isCloseTo(mu[i], within(5e-5));
       assertThat(acc.muComposition()).isCloseTo(muComp[i], within(5e-5));
@@ -84,7 +86,8 @@ class ShiftedInterpolationNoisyGdAccountantTest {
     for (int i = 0; i < 3; i++) {
       for (int j = 0; j < 3; j++) {
         ShiftedInterpolationNoisyGdAccountant acc = ShiftedInterpolationNoisyGdAccountant.builder()
-            .n(4).L(4 * perRecord[i]).sigma(8).eta(etas[j]).M(1).D(1).t(100_000).build();
+            .datasetSize(4).gradientSensitivity(4 * perRecord[i]).noiseStd(8).stepSize(etas[j]).smoothness(1)
+            .diameter(1).iterations(100_000).build();
         assertThat(acc.mu()).isCloseTo(muStar[i][j], within(5e-4));
         assertThat(acc.tightestBound()).isEqualTo(Bound.CONSTRAINED_THM_4_3);
       }
@@ -94,11 +97,13 @@ class ShiftedInterpolationNoisyGdAccountantTest {
     double[] mu = {0.1976, 0.2795, 0.3953, 0.559017, 0.559017};
     for (int i = 0; i < ts.length; i++) {
       ShiftedInterpolationNoisyGdAccountant acc = ShiftedInterpolationNoisyGdAccountant.builder()
-          .n(2).L(1).sigma(8).eta(0.1).M(1).D(1).t(ts[i]).build();
+          .datasetSize(2).gradientSensitivity(1).noiseStd(8).stepSize(0.1).smoothness(1).diameter(1)
+          .iterations(ts[i]).build();
       assertThat(acc.mu()).isCloseTo(mu[i], within(5e-5));
     }
     ShiftedInterpolationNoisyGdAccountant plateau = ShiftedInterpolationNoisyGdAccountant.builder()
-        .n(2).L(1).sigma(8).eta(0.1).M(1).D(1).t(500).build();
+        .datasetSize(2).gradientSensitivity(1).noiseStd(8).stepSize(0.1).smoothness(1).diameter(1).iterations(500)
+        .build();
     assertThat(plateau.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED).epsilon())
         .isCloseTo(2.258, within(5e-4));
     assertThat(plateau.guarantee(1e-3, Orders.DEFAULT, RdpConversion.IMPROVED).epsilon())
@@ -112,12 +117,13 @@ class ShiftedInterpolationNoisyGdAccountantTest {
     double[] eps = {1.9930914044, 4.3771780957, 9.9972561464};
     for (int i = 0; i < 3; i++) {
       ShiftedInterpolationNoisyGdAccountant acc = ShiftedInterpolationNoisyGdAccountant.builder()
-          .n(1).L(1).sigma(sigmas[i]).eta(1).M(1).t(1).build();
+          .datasetSize(1).gradientSensitivity(1).noiseStd(sigmas[i]).stepSize(1).smoothness(1).iterations(1).build();
       assertThat(acc.guarantee(1e-5, Orders.DEFAULT, RdpConversion.IMPROVED).epsilon()).isCloseTo(eps[i], within(1e-9));
     }
     // Prop 5.1 (LMC = noisy GD with n = 1, σ = √(2/η)): L = 1, m = 1, η = 0.1 ⇒ μ = 0.974679 as t → ∞
     ShiftedInterpolationNoisyGdAccountant lmc = ShiftedInterpolationNoisyGdAccountant.builder()
-        .n(1).L(1).sigma(Math.sqrt(2 / 0.1)).eta(0.1).m(1).M(1).t(100_000).build();
+        .datasetSize(1).gradientSensitivity(1).noiseStd(Math.sqrt(2 / 0.1)).stepSize(0.1).strongConvexity(1)
+        .smoothness(1).iterations(100_000).build();
     assertThat(lmc.mu()).isCloseTo(0.974679, within(5e-7));
   }
 
@@ -125,12 +131,12 @@ class ShiftedInterpolationNoisyGdAccountantTest {
   void neverAboveCompositionAndMonotoneInT() {
     double previous = 0;
     for (long t = 1; t <= 400; t++) {
-      ShiftedInterpolationNoisyGdAccountant acc = table7(0.97, t).D(3).build();
+      ShiftedInterpolationNoisyGdAccountant acc = table7(0.97, t).diameter(3).build();
       assertThat(acc.muStronglyConvex().getAsDouble()).isLessThanOrEqualTo(acc.muComposition() * (1 + 1e-12));
       assertThat(acc.mu()).isGreaterThanOrEqualTo(previous);
       previous = acc.mu();
     }
-    assertThat(table7(0.97, 50).sigma(2).build().mu()).isLessThan(table7(0.97, 50).build().mu());
+    assertThat(table7(0.97, 50).noiseStd(2).build().mu()).isLessThan(table7(0.97, 50).build().mu());
   }
 
   @Test
@@ -147,15 +153,17 @@ class ShiftedInterpolationNoisyGdAccountantTest {
 
   @Test
   void refusesConfigurationsOutsideTheTheorem() {
-    assertThatThrownBy(() -> ShiftedInterpolationNoisyGdAccountant.builder().n(10).L(1).sigma(1).eta(0.6).m(1).M(5)
-        .t(10).build()).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> ShiftedInterpolationNoisyGdAccountant.builder().datasetSize(10)
+        .gradientSensitivity(1).noiseStd(1).stepSize(0.6).strongConvexity(1).smoothness(5)
+        .iterations(10).build()).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("η = 0.6 violates η ≤ 2/M = 0.4");
-    assertThatThrownBy(() -> table7(0.9, 10).m(2).build()).hasMessageContaining("m (strong convexity)");
-    assertThatThrownBy(() -> table7(0.9, 10).M(Double.NaN).build()).hasMessageContaining("M (smoothness)");
-    assertThatThrownBy(() -> table7(0.9, 0).build()).hasMessageContaining("t (iterations)");
+    assertThatThrownBy(() -> table7(0.9, 10).strongConvexity(2).build()).hasMessageContaining("m (strong convexity)");
+    assertThatThrownBy(() -> table7(0.9, 10).smoothness(Double.NaN).build()).hasMessageContaining("M (smoothness)");
+    assertThatThrownBy(() -> table7(0.9, 0).build()).hasMessageContaining("iterations t");
     // m > 0 but η = 2/M: c = 1, no strongly convex bound, composition only
-    ShiftedInterpolationNoisyGdAccountant edge = ShiftedInterpolationNoisyGdAccountant.builder().n(10).L(1)
-        .sigma(1).eta(2).m(0.5).M(1).t(10).build();
+    ShiftedInterpolationNoisyGdAccountant edge = ShiftedInterpolationNoisyGdAccountant.builder().datasetSize(10)
+        .gradientSensitivity(1)
+        .noiseStd(1).stepSize(2).strongConvexity(0.5).smoothness(1).iterations(10).build();
     assertThat(edge.muStronglyConvex()).isEmpty();
     assertThat(edge.tightestBound()).isEqualTo(Bound.COMPOSITION_THM_4_1);
   }

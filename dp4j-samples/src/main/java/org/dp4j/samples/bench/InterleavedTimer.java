@@ -14,7 +14,8 @@ import java.util.function.IntConsumer;
  * of ND4J/BLAS threads before its block. Calls a sampler after every run (memory high-water marks).
  *
  * <pre>{@code
- * InterleavedTimer t = new InterleavedTimer(10, 3, threads -> Threads.set(threads), () -> memory.sample());
+ * // given: MultiLayerNetwork net; DpSgdStep step; INDArray x; INDArray y; java.util.function.IntConsumer setThreads
+ * InterleavedTimer t = new InterleavedTimer(10, 3, setThreads, () -> { });
  * t.add("fit", "", 1, () -> net.fit(x, y));
  * t.add("dp", "fit", 1, () -> step.apply(x, y));
  * List<Measurement> m = t.run(25);            // 250 timed runs each

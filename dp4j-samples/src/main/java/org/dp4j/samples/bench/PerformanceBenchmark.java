@@ -334,7 +334,7 @@ public final class PerformanceBenchmark {
     DpMbcdTrainer trainer = DpMbcdTrainer.builder(net, x, y).batchSize(256).epochs(runs + 1).learningRate(0.1)
         .clipNorm(1.0).activationNormBound(1.0).noiseSchedule(NoiseTemperatureSchedule.constant(1e-3)).build();
     rows.add(repeat("dpmbcd.epoch.2048x256", runs, () -> {
-      trainer.fitEpoch();
+      trainer.trainEpoch();
       return trainer.epochsCompleted();
     }));
   }

@@ -10,8 +10,9 @@ import picocli.CommandLine.Command;
 /**
  * The {@code dp4j} command line: {@code java -jar dp4j-samples/target/dp4j.jar --help}.
  *
- * <p>Exit status: 0 on success, 2 on bad input (one line on stderr naming the flag and the value),
- * 1 on an internal error.
+ * <p>Exit status: 0 on success, 2 on bad input (one line on stderr naming the flag and the value, or dp4j's refusal
+ * of the configuration), 1 on an error: a file that could not be read or written, memory, or an internal error (a
+ * bug: an exception dp4j's validation did not anticipate, printed with its stack trace; see {@link Failures}).
  */
 @Command(name = "dp4j", mixinStandardHelpOptions = true, version = "dp4j 0.1.0",
     description = "Differentially private training for Deeplearning4j, and honest privacy accounting.",
@@ -39,7 +40,7 @@ public final class Dp4jCommand implements Runnable {
       return EXIT_BAD_INPUT;
     });
     cli.setExecutionExceptionHandler((ex, c, parsed) -> {
-      if (ex instanceof IllegalArgumentException) {
+      if (ex instanceof IllegalArgumentException && Failures.isRefusal((IllegalArgumentException) ex)) {
         c.getErr().println("dp4j: " + ex.getMessage());
         return EXIT_BAD_INPUT;
       }
@@ -51,7 +52,8 @@ public final class Dp4jCommand implements Runnable {
       if (outOfMemory(ex)) {
         return outOfMemory(c.getErr(), ex);
       }
-      c.getErr().println("dp4j: internal error: " + ex);
+      c.getErr().println("dp4j: internal error (a bug in dp4j; please report it with this trace): " + ex);
+      ex.printStackTrace(c.getErr());
       return 1;
     });
     try {

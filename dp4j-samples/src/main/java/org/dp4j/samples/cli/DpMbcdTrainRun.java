@@ -159,7 +159,7 @@ final class DpMbcdTrainRun {
     Double accuracy = null;
     while (trainer.stopReason().isEmpty()) {
       int rowsBefore = trainer.ledger().rows().size();
-      trainer.fitEpoch();
+      trainer.trainEpoch();
       progress.epochDone();
       List<LedgerRow> rows = trainer.ledger().rows();
       if (rows.size() == rowsBefore) {

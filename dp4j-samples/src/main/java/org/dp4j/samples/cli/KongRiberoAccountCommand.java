@@ -70,8 +70,9 @@ final class KongRiberoAccountCommand extends HiddenStateAccountCommand<KongRiber
 
   @Override
   KongRiberoAccountant accountant(CommandLine cmd, Orders orders) {
-    KongRiberoAccountant.Builder builder = KongRiberoAccountant.builder().k(k).b(b).T(iterations)
-        .lambda(learningRate).C(clipNorm).sigma(sigma).m(weakConvexity).M(smoothness)
+    KongRiberoAccountant.Builder builder = KongRiberoAccountant.builder().datasetSize(k).batchSize(b)
+        .iterations(iterations)
+        .stepSize(learningRate).clipNorm(clipNorm).noiseStd(sigma).weakConvexity(weakConvexity).smoothness(smoothness)
         .gradients(unclipped ? Gradients.UNCLIPPED_BOUNDED : Gradients.CLIPPED)
         .lipschitzVariant(switch (lipschitzVariant.toLowerCase(Locale.ROOT)) {
           case "conservative" -> LipschitzVariant.CONSERVATIVE;
@@ -81,7 +82,7 @@ final class KongRiberoAccountCommand extends HiddenStateAccountCommand<KongRiber
         })
         .refinedWorstCase(refinedWorstCase);
     if (domainDiameter != null) {
-      builder.dh(domainDiameter);
+      builder.domainDiameter(domainDiameter);
     }
     return builder.build();
   }

@@ -39,8 +39,9 @@ final class LangevinAccountCommand extends HiddenStateAccountCommand<LangevinLsi
 
   @Override
   LangevinLsiAccountant accountant(CommandLine cmd, Orders orders) {
-    return LangevinLsiAccountant.builder().lambda(strongConvexity).beta(smoothness).eta(learningRate).sigma(sigma)
-        .K(iterations).build();
+    return LangevinLsiAccountant.builder().strongConvexity(strongConvexity).smoothness(smoothness)
+        .stepSize(learningRate).noiseMultiplier(sigma)
+        .iterations(iterations).build();
   }
 
   @Override

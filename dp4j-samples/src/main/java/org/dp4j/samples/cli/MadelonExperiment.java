@@ -144,7 +144,7 @@ final class MadelonExperiment {
         for (int r = 0; r < repeats; r++) {
           long start = System.nanoTime();
           DpMbcdTrainer t = trainer(k, s, r);
-          t.fit();
+          t.train();
           mechanism = t.mechanism();
           acc[r] = accuracy(t.releasedNetwork(), testSet);
           progress.accept(String.format(Locale.ROOT, "K=%d %s run %d/%d: test accuracy %.4f (%.1f s)", k, s.name(),

@@ -103,11 +103,11 @@ final class NmfCommand implements Callable<Integer> {
     double k = kappa;
     DpNmf reference = DpNmf.builder(m, rank).batchSize(batchSize).epochs(epochs).learningRate(learningRate)
         .stepRule(rule, k).initialisation(seed, 0.3).nonPrivate().build();
-    reference.fit();
+    reference.train();
     DpNmf dp = DpNmf.builder(m, rank).batchSize(batchSize).epochs(epochs).learningRate(learningRate)
         .stepRule(rule, k).initialisation(seed, 0.3).clipNorm(clipNorm)
         .noiseSchedule(NoiseTemperatureSchedule.constant(noiseVariance)).build();
-    dp.fit();
+    dp.train();
     PrivacyLedger ledger = ledger(dp.mechanism());
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("rows", rows);

@@ -44,8 +44,9 @@ final class PabiAccountCommand extends HiddenStateAccountCommand<PabiAccountant>
 
   @Override
   PabiAccountant accountant(CommandLine cmd, Orders orders) {
-    return PabiAccountant.builder().n(datasetSize).B(batchSize).T(epochs).sigma(sigma).eta(learningRate)
-        .beta(smoothness).L(lipschitz).build();
+    return PabiAccountant.builder().datasetSize(datasetSize).batchSize(batchSize).epochs(epochs)
+        .noiseMultiplier(sigma).stepSize(learningRate)
+        .smoothness(smoothness).lipschitzConstant(lipschitz).build();
   }
 
   @Override

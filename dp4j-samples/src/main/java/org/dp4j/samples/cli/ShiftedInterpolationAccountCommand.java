@@ -67,16 +67,18 @@ final class ShiftedInterpolationAccountCommand extends HiddenStateAccountCommand
       case "gd" -> {
         unused(cmd, batchSize, "--batch-size", "by --algorithm gd (full batch)");
         unused(cmd, epochs, "--epochs", "by --algorithm gd (give --iterations)");
-        yield ShiftedInterpolationNoisyGdAccountant.builder().n(datasetSize).L(sensitivity).sigma(sigma)
-            .eta(learningRate).m(strongConvexity).M(smoothness).D(d)
-            .t(needed(cmd, iterations, "--iterations", "by --algorithm gd")).build();
+        yield ShiftedInterpolationNoisyGdAccountant.builder().datasetSize(datasetSize)
+            .gradientSensitivity(sensitivity).noiseStd(sigma).stepSize(learningRate)
+            .strongConvexity(strongConvexity).smoothness(smoothness).diameter(d)
+            .iterations(needed(cmd, iterations, "--iterations", "by --algorithm gd")).build();
       }
       case "cgd" -> {
         unused(cmd, iterations, "--iterations", "by --algorithm cgd (give --epochs)");
-        yield ShiftedInterpolationCyclicAccountant.builder().n(datasetSize)
-            .b(needed(cmd, batchSize, "--batch-size", "by --algorithm cgd")).L(sensitivity).sigma(sigma)
-            .eta(learningRate).m(strongConvexity).M(smoothness).D(d)
-            .E(needed(cmd, epochs, "--epochs", "by --algorithm cgd")).build();
+        yield ShiftedInterpolationCyclicAccountant.builder().datasetSize(datasetSize)
+            .batchSize(needed(cmd, batchSize, "--batch-size", "by --algorithm cgd"))
+            .gradientSensitivity(sensitivity).noiseStd(sigma).stepSize(learningRate)
+            .strongConvexity(strongConvexity).smoothness(smoothness).diameter(d)
+            .epochs(needed(cmd, epochs, "--epochs", "by --algorithm cgd")).build();
       }
       default -> throw new CommandLine.ParameterException(cmd,
           "--algorithm must be 'gd' or 'cgd', was '" + algorithm + "'");

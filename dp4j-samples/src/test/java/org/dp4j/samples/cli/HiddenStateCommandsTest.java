@@ -194,7 +194,7 @@ class HiddenStateCommandsTest {
       "shifted-interpolation --algorithm gd -n 10 -L 1 --sigma 1 --eta 0.05 -M 10 -E 3 | --epochs",
       "shifted-interpolation --algorithm cgd -n 10 -b 5 -L 1 --sigma 1 --eta 0.05 -M 10 | --epochs",
       "shifted-interpolation --algorithm sgd -n 10 -L 1 --sigma 1 --eta 0.05 -M 10 -t 3 | --algorithm",
-      "shifted-interpolation --algorithm gd -n 10 -L -1 --sigma 1 --eta 0.05 -M 10 -t 3 | L (gradient sensitivity)",
+      "shifted-interpolation --algorithm gd -n 10 -L -1 --sigma 1 --eta 0.05 -M 10 -t 3 | gradient sensitivity L",
       "pabi -n 100 -B 10 -T 5 --sigma 1 --eta 3 --beta 1 -L 1 | η = 3.0",
       "pabi -n 100 -B 10 -T 5 --sigma 0 --eta 0.1 --beta 1 -L 1 | σ (noise multiplier)",
       "langevin --lambda 2 --beta 1.5 --eta 0.5 --sigma 2 -K 100 | λ = 2.0",

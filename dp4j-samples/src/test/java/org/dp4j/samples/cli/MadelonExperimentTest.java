@@ -102,7 +102,7 @@ class MadelonExperimentTest {
     MadelonExperiment e = tiny().build();
     MadelonExperiment.Schedule d = e.schedules().get(1);
     DpMbcdTrainer t = e.trainer(2, d, 0);
-    t.fit();
+    t.train();
     double ledger = t.ledger().rows().get(1).hiddenState().orElseThrow().epsilon();
     assertThat(e.privacy(2, d).epsilonSafe()).isCloseTo(ledger, within(1e-12 * ledger));
     double composition = t.ledger().rows().get(1).composition().orElseThrow().epsilon();
