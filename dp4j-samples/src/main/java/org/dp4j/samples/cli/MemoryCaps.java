@@ -27,7 +27,8 @@ import java.util.Optional;
  * {@code -Dorg.bytedeco.javacpp.maxbytes} / {@code maxphysicalbytes} given by the user are kept; the environment
  * variable {@code DP4J_NO_RELAUNCH} (any value) turns the relaunch off. A JVM with an agent ({@code -agentlib},
  * {@code -javaagent}, a debugger) is not relaunched either (the agent would start twice). {@code --algorithm dp-mbcd}
- * is not capped: its auxiliary store grows with the training set and the widths (use {@code -Xmx}).
+ * is not capped: its auxiliary store grows with the training set and the widths (use {@code -Xmx}). {@code --spark}
+ * takes {@link SparkTraining#JVM_OPTIONS} instead of the heap cap.
  */
 final class MemoryCaps {
   /** Environment variable that turns the relaunch off. */
@@ -66,7 +67,11 @@ final class MemoryCaps {
     }
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
-    cmd.add(HEAP);
+    if (SparkTraining.requested(args)) {
+      cmd.addAll(SparkTraining.JVM_OPTIONS);   // a larger heap (the records and Spark's copies) and Java 17 opens
+    } else {
+      cmd.add(HEAP);
+    }
     addUnlessGiven(cmd, jvmOptions, MAX_BYTES, MAX_BYTES_DEFAULT);
     addUnlessGiven(cmd, jvmOptions, MAX_PHYSICAL_BYTES, MAX_PHYSICAL_BYTES_DEFAULT);
     cmd.addAll(jvmOptions);
