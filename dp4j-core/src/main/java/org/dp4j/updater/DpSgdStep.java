@@ -87,15 +87,20 @@ public final class DpSgdStep {
    * before any training happens.
    */
   public static DpSgdStep of(MultiLayerNetwork net, NoiseSource noise) {
-    checkSecure(noise);
+    requireSecure(noise);
     return withInsecureNoise(net, noise);
   }
 
-  private static void checkSecure(NoiseSource noise) {
+  /**
+   * Refuses a noise source that is not cryptographically secure (the run would carry no guarantee), naming the secure
+   * sources to use; returns it otherwise.
+   */
+  public static NoiseSource requireSecure(NoiseSource noise) {
     checkArgument(noise != null, "noise source must not be null");
     checkArgument(noise.isSecure(), "the noise source %s is not cryptographically secure, so the steps would carry "
         + "no privacy guarantee; use PrefetchingNoise.secure() or GaussianNoise.secure(), or, in tests only, "
         + "DpSgdStep.withInsecureNoise", noise.getClass().getSimpleName());
+    return noise;
   }
 
   /**
@@ -121,7 +126,7 @@ public final class DpSgdStep {
 
   /** {@link #of(ComputationGraph)} with the given secure noise source. */
   public static DpSgdStep of(ComputationGraph graph, NoiseSource noise) {
-    checkSecure(noise);
+    requireSecure(noise);
     return withInsecureNoise(graph, noise);
   }
 

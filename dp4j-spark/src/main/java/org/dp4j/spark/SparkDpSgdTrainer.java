@@ -218,11 +218,7 @@ public final class SparkDpSgdTrainer {
 
     /** Secure noise source of the driver (default {@link PrefetchingNoise#secure()}). */
     public Builder noise(NoiseSource noise) {
-      checkNotNull(noise, "noise");
-      checkArgument(noise.isSecure(), "the noise source %s is not cryptographically secure, so the run would carry "
-          + "no privacy guarantee; use GaussianNoise.secure(), or insecureNoise(...) in tests",
-          noise.getClass().getSimpleName());
-      this.noise = noise;
+      this.noise = DpSgdStep.requireSecure(noise);
       return this;
     }
 

@@ -53,10 +53,7 @@ class SparkDpSgdTrainerTest {
     SparkTrainingResult r = SparkDpSgdTrainer.builder(TinyModels.rdd(records, 3), distributed).ledger(setup.ledger())
         .epochs(3).insecureNoise(GaussianNoise.insecureFixedSeed(NOISE_SEED)).microBatchSize(4).build().train();
 
-    DpSgdStep step = DpSgdStep.withInsecureNoise(local, GaussianNoise.insecureFixedSeed(NOISE_SEED));
-    for (int i = 0; i < 3; i++) {
-      step.apply(TinyModels.features(records), TinyModels.labels(records));
-    }
+    singleMachineSteps(DpSgdStep.withInsecureNoise(local, GaussianNoise.insecureFixedSeed(NOISE_SEED)), records, 3);
     assertClose(distributed.params(), local.params(), 1e-10);
     assertThat(r.steps()).isEqualTo(3);
     assertThat(r.ledger().steps()).isEqualTo(3);
@@ -75,10 +72,7 @@ class SparkDpSgdTrainerTest {
     SparkDpSgdTrainer.builder(TinyModels.rdd(records, 2), distributed).ledger(setup.ledger()).epochs(2)
         .insecureNoise(GaussianNoise.insecureFixedSeed(NOISE_SEED)).build().train();
 
-    DpSgdStep step = DpSgdStep.withInsecureNoise(local, GaussianNoise.insecureFixedSeed(NOISE_SEED));
-    for (int i = 0; i < 2; i++) {
-      step.apply(TinyModels.features(records), TinyModels.labels(records));
-    }
+    singleMachineSteps(DpSgdStep.withInsecureNoise(local, GaussianNoise.insecureFixedSeed(NOISE_SEED)), records, 2);
     assertClose(distributed.params(), local.params(), 1e-10);
   }
 
@@ -98,10 +92,7 @@ class SparkDpSgdTrainerTest {
         .onStep(() -> FAIL_NEXT_FIRST_ATTEMPT.set(distributed.getIterationCount() == 1)).build().train();
 
     // Noise is drawn only for applied steps and no partial sum is counted twice: the same three local steps.
-    DpSgdStep step = DpSgdStep.withInsecureNoise(local, GaussianNoise.insecureFixedSeed(NOISE_SEED));
-    for (int i = 0; i < 3; i++) {
-      step.apply(TinyModels.features(records), TinyModels.labels(records));
-    }
+    singleMachineSteps(DpSgdStep.withInsecureNoise(local, GaussianNoise.insecureFixedSeed(NOISE_SEED)), records, 3);
     assertThat(r.failedAttempts()).isEqualTo(1);
     assertThat(r.steps()).isEqualTo(3);
     assertThat(ledger.steps()).isEqualTo(3);
@@ -123,8 +114,7 @@ class SparkDpSgdTrainerTest {
     assertThatThrownBy(trainer::train).isInstanceOf(DistributedStepException.class)
         .hasMessageContaining("step 1 of epoch 2 failed 1 time(s)").hasMessageContaining("exactly the 1 steps");
 
-    DpSgdStep.withInsecureNoise(local, GaussianNoise.insecureFixedSeed(NOISE_SEED))
-        .apply(TinyModels.features(records), TinyModels.labels(records));
+    singleMachineSteps(DpSgdStep.withInsecureNoise(local, GaussianNoise.insecureFixedSeed(NOISE_SEED)), records, 1);
     assertThat(ledger.steps()).isEqualTo(1);
     assertClose(distributed.params(), local.params(), 1e-10);
   }
@@ -173,6 +163,13 @@ class SparkDpSgdTrainerTest {
       }
       return r;
     });
+  }
+
+  /** The reference: {@code steps} single-machine steps on the whole data set (the q = 1 Poisson batch). */
+  private static void singleMachineSteps(DpSgdStep step, List<LabelledRecord> records, int steps) {
+    for (int i = 0; i < steps; i++) {
+      step.apply(TinyModels.features(records), TinyModels.labels(records));
+    }
   }
 
   private static void assertClose(INDArray actual, INDArray expected, double relative) {

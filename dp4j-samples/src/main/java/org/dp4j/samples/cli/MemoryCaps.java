@@ -67,13 +67,12 @@ final class MemoryCaps {
     }
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
-    if (SparkTraining.requested(args)) {
-      cmd.addAll(SparkTraining.JVM_OPTIONS);   // a larger heap (the records and Spark's copies) and Java 17 opens
-    } else {
-      cmd.add(HEAP);
-    }
+    cmd.add(HEAP);
     addUnlessGiven(cmd, jvmOptions, MAX_BYTES, MAX_BYTES_DEFAULT);
     addUnlessGiven(cmd, jvmOptions, MAX_PHYSICAL_BYTES, MAX_PHYSICAL_BYTES_DEFAULT);
+    if (SparkTraining.requested(args)) {
+      cmd.addAll(SparkTraining.JVM_OPTIONS);   // later options win: Spark's larger caps and its Java 17 opens
+    }
     cmd.addAll(jvmOptions);
     cmd.add("-cp");
     cmd.add(classPath);

@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.ledger.LedgerRow;
@@ -45,21 +46,49 @@ final class SparkTraining {
   }
 
   private static List<String> jvmOptions() {
-    List<String> options = new ArrayList<>(List.of("-Xmx3g"));
+    List<String> options = new ArrayList<>(List.of("-Xmx3g", "-D" + MemoryCaps.MAX_BYTES + "=1g",
+        "-D" + MemoryCaps.MAX_PHYSICAL_BYTES + "=6g"));
     options.addAll(Arrays.asList(EmbeddedSpark.JAVA_17_OPTIONS.split(" ")));
     return List.copyOf(options);
   }
 
   static TrainingResult train(String master, MultiLayerNetwork net, IndexedData data, PrivacyLedger ledger,
       int epochs, Runnable onStep, Consumer<LedgerRow> onEpoch) {
+    // Spark logs every task at INFO: warnings only on the console, unless the user chose a level (slf4j-simple).
+    for (String logger : new String[] {"org.apache.spark", "org.sparkproject", "org.apache.hadoop"}) {
+      String key = "org.slf4j.simpleLogger.log." + logger;
+      if (System.getProperty(key) == null) {
+        System.setProperty(key, "warn");
+      }
+    }
     try (JavaSparkContext sc = SUBMIT.equals(master) ? new JavaSparkContext(new SparkConf().setAppName("dp4j train"))
         : EmbeddedSpark.context(master, "dp4j train")) {
-      JavaRDD<LabelledRecord> records = sc.parallelize(records(data), sc.defaultParallelism())
-          .persist(StorageLevel.MEMORY_ONLY());
-      SparkTrainingResult r = SparkDpSgdTrainer.builder(records, net).ledger(ledger).epochs(epochs)
-          .onStep(onStep).onEpoch(onEpoch).build().train();
-      return new TrainingResult(net, ledger, r.stopReason(), r.epochsCompleted(), r.steps());
+      Broadcast<List<LabelledRecord>> all = sc.broadcast(records(data));
+      JavaRDD<LabelledRecord> records = partitions(sc, all, data.size(), sc.defaultParallelism());
+      try {
+        SparkTrainingResult r = SparkDpSgdTrainer.builder(records, net).ledger(ledger).epochs(epochs)
+            .onStep(onStep).onEpoch(onEpoch).build().train();
+        return new TrainingResult(net, ledger, r.stopReason(), r.epochsCompleted(), r.steps());
+      } finally {
+        records.unpersist(false);
+        all.destroy();
+      }
     }
+  }
+
+  /**
+   * The records in {@code count} persisted partitions, cut on the executors from one broadcast of the driver's data
+   * (sc.parallelize would ship a partition's records with every task of every step).
+   */
+  private static JavaRDD<LabelledRecord> partitions(JavaSparkContext sc, Broadcast<List<LabelledRecord>> all, int n,
+      int count) {
+    List<Integer> ids = new ArrayList<>();
+    for (int p = 0; p < count; p++) {
+      ids.add(p);
+    }
+    return sc.parallelize(ids, count).flatMap(p -> all.value()
+        .subList((int) ((long) n * p / count), (int) ((long) n * (p + 1) / count)).iterator())
+        .persist(StorageLevel.MEMORY_ONLY());
   }
 
   /** The training set as records, read in chunks. */
