@@ -94,7 +94,7 @@ final class TinyModels {
   }
 
   static JavaRDD<LabelledRecord> rdd(List<LabelledRecord> records, int partitions) {
-    return SharedSpark.context().parallelize(records, partitions).cache();
+    return DriverRecords.distribute(SharedSpark.context(), records, partitions);
   }
 
   static INDArray features(List<LabelledRecord> records) {

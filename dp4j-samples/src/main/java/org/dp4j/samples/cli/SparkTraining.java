@@ -7,11 +7,10 @@ import java.util.function.Consumer;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.storage.StorageLevel;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.spark.DriverRecords;
 import org.dp4j.spark.EmbeddedSpark;
 import org.dp4j.spark.LabelledRecord;
 import org.dp4j.spark.SparkDpSgdTrainer;
@@ -63,32 +62,15 @@ final class SparkTraining {
     }
     try (JavaSparkContext sc = SUBMIT.equals(master) ? new JavaSparkContext(new SparkConf().setAppName("dp4j train"))
         : EmbeddedSpark.context(master, "dp4j train")) {
-      Broadcast<List<LabelledRecord>> all = sc.broadcast(records(data));
-      JavaRDD<LabelledRecord> records = partitions(sc, all, data.size(), sc.defaultParallelism());
+      JavaRDD<LabelledRecord> records = DriverRecords.distribute(sc, records(data), sc.defaultParallelism());
       try {
         SparkTrainingResult r = SparkDpSgdTrainer.builder(records, net).ledger(ledger).epochs(epochs)
             .onStep(onStep).onEpoch(onEpoch).build().train();
         return new TrainingResult(net, ledger, r.stopReason(), r.epochsCompleted(), r.steps());
       } finally {
         records.unpersist(false);
-        all.destroy();
       }
     }
-  }
-
-  /**
-   * The records in {@code count} persisted partitions, cut on the executors from one broadcast of the driver's data
-   * (sc.parallelize would ship a partition's records with every task of every step).
-   */
-  private static JavaRDD<LabelledRecord> partitions(JavaSparkContext sc, Broadcast<List<LabelledRecord>> all, int n,
-      int count) {
-    List<Integer> ids = new ArrayList<>();
-    for (int p = 0; p < count; p++) {
-      ids.add(p);
-    }
-    return sc.parallelize(ids, count).flatMap(p -> all.value()
-        .subList((int) ((long) n * p / count), (int) ((long) n * (p + 1) / count)).iterator())
-        .persist(StorageLevel.MEMORY_ONLY());
   }
 
   /** The training set as records, read in chunks. */
