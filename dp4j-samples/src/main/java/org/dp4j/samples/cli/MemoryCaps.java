@@ -62,6 +62,7 @@ final class MemoryCaps {
   static Optional<List<String>> relaunchCommand(String[] args, List<String> jvmOptions, Map<String, String> env,
       String java, String classPath) {
     if (args.length == 0 || !args[0].equals("train") || isDpMbcd(args) || env.containsKey(NO_RELAUNCH)
+        || SparkTraining.submitted(args)   // spark-submit sized and configured this JVM; a child would lose it
         || jvmOptions.stream().anyMatch(o -> startsWithAny(o, HEAP_OPTIONS) || startsWithAny(o, AGENT_OPTIONS))) {
       return Optional.empty();
     }

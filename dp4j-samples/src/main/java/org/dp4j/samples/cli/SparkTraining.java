@@ -44,6 +44,16 @@ final class SparkTraining {
     return Arrays.stream(args).anyMatch(a -> a.equals("--spark") || a.startsWith("--spark="));
   }
 
+  /** Whether {@code dp4j train} runs under {@code spark-submit} ({@code --spark submit}). */
+  static boolean submitted(String[] args) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals("--spark") && args[i + 1].equals(SUBMIT)) {
+        return true;
+      }
+    }
+    return Arrays.asList(args).contains("--spark=" + SUBMIT);
+  }
+
   private static List<String> jvmOptions() {
     List<String> options = new ArrayList<>(List.of("-Xmx3g", "-D" + MemoryCaps.MAX_BYTES + "=1g",
         "-D" + MemoryCaps.MAX_PHYSICAL_BYTES + "=6g"));

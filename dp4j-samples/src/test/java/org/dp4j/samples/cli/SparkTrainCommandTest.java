@@ -45,6 +45,19 @@ class SparkTrainCommandTest {
     assertThat(spark.get("epsilon").asDouble()).isEqualTo(local.get("epsilon").asDouble());
   }
 
+  @Test
+  void theRelaunchedJvmGetsSparksOptionsAndSparkSubmitsJvmIsNotRelaunched() {
+    List<String> cmd = MemoryCaps.relaunchCommand(new String[] {"train", "--spark", "local[2]"}, List.of(),
+        java.util.Map.of(), "java", "dp4j.jar").orElseThrow();
+    // Later JVM options win: Spark's heap and JavaCPP caps come after the defaults; the Java 17 opens are there.
+    assertThat(cmd.lastIndexOf("-Xmx3g")).isGreaterThan(cmd.indexOf(MemoryCaps.HEAP));
+    assertThat(cmd.indexOf("-D" + MemoryCaps.MAX_PHYSICAL_BYTES + "=6g"))
+        .isGreaterThan(cmd.indexOf("-D" + MemoryCaps.MAX_PHYSICAL_BYTES + "=" + MemoryCaps.MAX_PHYSICAL_BYTES_DEFAULT));
+    assertThat(cmd).contains("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
+    assertThat(MemoryCaps.relaunchCommand(new String[] {"train", "--spark", "submit"}, List.of(), java.util.Map.of(),
+        "java", "dp4j.jar")).isEmpty();
+  }
+
   private static JsonNode train(Path report, String[] common, String... extra) throws Exception {
     List<String> args = new ArrayList<>(List.of(common));
     args.addAll(List.of(extra));
