@@ -151,11 +151,6 @@ public final class DpSgdStep {
     return model instanceof MultiLayerClippable m && m.clipper().isFused();
   }
 
-  /** The model being trained, with its clipper (the same validation as {@link ClippableModel#of}). */
-  public ClippableModel clippableModel() {
-    return model;
-  }
-
   /** {@link #apply(INDArray, INDArray)} on a batch's features and labels (masks are not supported). */
   public ClippedGradientSum apply(DataSet batch) {
     checkArgument(batch.getFeaturesMaskArray() == null && batch.getLabelsMaskArray() == null,
