@@ -28,7 +28,8 @@ import java.util.Optional;
  * variable {@code DP4J_NO_RELAUNCH} (any value) turns the relaunch off. A JVM with an agent ({@code -agentlib},
  * {@code -javaagent}, a debugger) is not relaunched either (the agent would start twice). {@code --algorithm dp-mbcd}
  * is not capped: its auxiliary store grows with the training set and the widths (use {@code -Xmx}). {@code --spark}
- * takes {@link SparkTraining#JVM_OPTIONS} instead of the heap cap.
+ * appends {@link SparkTraining#JVM_OPTIONS} after the caps (the later options win); {@code --spark submit} is not
+ * relaunched (spark-submit configured the JVM).
  */
 final class MemoryCaps {
   /** Environment variable that turns the relaunch off. */

@@ -19,6 +19,7 @@ import org.dp4j.training.IndexedData;
 import org.dp4j.training.TrainingResult;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
+import picocli.CommandLine;
 
 /**
  * {@code dp4j train --spark MASTER}: the same DP-SGD run as on one machine (same setup, ledger, budget and callbacks),
@@ -37,6 +38,20 @@ final class SparkTraining {
   static final List<String> JVM_OPTIONS = jvmOptions();
 
   private SparkTraining() {
+  }
+
+  /** Refuses {@code --spark} with what it does not run: DP-MBCD, the certified softmax, a blank master. */
+  static void checkSupported(CommandLine cmd, TrainCommand train) {
+    if (train.spark == null) {
+      return;
+    }
+    if (train.spark.isBlank()) {
+      throw new CommandLine.ParameterException(cmd, "--spark needs a master: local[*], local[K] or submit");
+    }
+    if (train.algorithm == TrainCommand.Algorithm.DP_MBCD || CertifiedSoftmaxTraining.requested(train)) {
+      throw new CommandLine.ParameterException(cmd, "--spark runs DP-SGD with --model mlp or cnn only (DP-MBCD and "
+          + "the certified softmax regression train on one machine)");
+    }
   }
 
   /** Whether {@code dp4j train} was given {@code --spark}. */

@@ -163,6 +163,7 @@ final class TrainCommand implements Callable<Integer> {
     if (resume != null && algorithm != Algorithm.DP_MBCD) {
       TrainResume.adopt(cmd, this);
     }
+    SparkTraining.checkSupported(cmd, this);
     RunOutputs.check(cmd, this, dataDir != null ? dataDir : parseDataset(cmd).cacheDir(Path.of("").toAbsolutePath()));
     if (algorithm == Algorithm.DP_MBCD) {
       return new DpMbcdTrainRun(this, mbcd).run(cmd);

@@ -58,6 +58,14 @@ class SparkTrainCommandTest {
         "java", "dp4j.jar")).isEmpty();
   }
 
+  @Test
+  void refusesSparkForWhatItDoesNotRun() {
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--noise-variance", "0.1", "--spark", "local[2]")
+        .assertRefusedNaming("--spark runs DP-SGD");
+    CliRun.of("train", "--model", "softmax", "--noise-multiplier", "1", "--spark", "local[2]")
+        .assertRefusedNaming("--spark runs DP-SGD");
+  }
+
   private static JsonNode train(Path report, String[] common, String... extra) throws Exception {
     List<String> args = new ArrayList<>(List.of(common));
     args.addAll(List.of(extra));
