@@ -9,16 +9,13 @@ import static com.google.common.base.Preconditions.checkState;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalDouble;
 
 import org.deeplearning4j.nn.api.Layer;
-import org.deeplearning4j.nn.api.Updater;
+import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
-import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.graph.vertex.GraphVertex;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.dp4j.clipping.ClippedGradientSum;
 import org.dp4j.clipping.FrozenLayers;
@@ -29,7 +26,7 @@ import org.nd4j.linalg.learning.config.IUpdater;
 import org.nd4j.linalg.learning.config.Sgd;
 
 /**
- * One DP-SGD step on a {@link MultiLayerNetwork} configured with {@link DpSgd}:
+ * One DP-SGD step on a {@link MultiLayerNetwork} or a {@link ComputationGraph} configured with {@link DpSgd}:
  * <ol>
  *   <li>S = Σ_i clip_C(g_i) by {@link PerExampleClipper} (vectorised), written into the network's gradient view;</li>
  *   <li>S += N(0, (zC)² I) from the {@link NoiseSource} (secure by default);</li>
@@ -60,21 +57,22 @@ import org.nd4j.linalg.learning.config.Sgd;
  * {@link Sgd} is applied in place, and {@link #of(MultiLayerNetwork)} draws the next step's noise on a background
  * thread ({@link PrefetchingNoise}); other networks and base updaters take the generic path, with the same result.
  *
+ * <p>The clipped sum may also be computed elsewhere and handed in with {@link #accumulateClippedSum} (a distributed
+ * step: executors clip their part of the Poisson batch, the driver adds noise once and updates).
+ *
  * <p>Not thread-safe (one instance per network).
  */
 public final class DpSgdStep {
-  private final MultiLayerNetwork net;
+  private final UpdateTarget target;
   private final DpSgd config;
-  private final MultiLayerClippable model;
+  private final ClippableModel model;
   private final PrivateGradient gradient;
-  private final InPlaceSgd inPlace;
 
-  private DpSgdStep(MultiLayerNetwork net, NoiseSource noise) {
-    this.net = net;
-    this.model = new MultiLayerClippable(net);
+  private DpSgdStep(ClippableModel model, UpdateTarget target, NoiseSource noise) {
+    this.model = model;
+    this.target = target;
     this.config = model.config();
     this.gradient = PrivateGradient.of(model, noise);
-    this.inPlace = new InPlaceSgd(net, config);
   }
 
   /**
@@ -90,11 +88,20 @@ public final class DpSgdStep {
    * before any training happens.
    */
   public static DpSgdStep of(MultiLayerNetwork net, NoiseSource noise) {
+    requireSecure(noise);
+    return withInsecureNoise(net, noise);
+  }
+
+  /**
+   * Refuses a noise source that is not cryptographically secure (the run would carry no guarantee), naming the secure
+   * sources to use; returns it otherwise.
+   */
+  public static NoiseSource requireSecure(NoiseSource noise) {
     checkArgument(noise != null, "noise source must not be null");
     checkArgument(noise.isSecure(), "the noise source %s is not cryptographically secure, so the steps would carry "
         + "no privacy guarantee; use PrefetchingNoise.secure() or GaussianNoise.secure(), or, in tests only, "
         + "DpSgdStep.withInsecureNoise", noise.getClass().getSimpleName());
-    return withInsecureNoise(net, noise);
+    return noise;
   }
 
   /**
@@ -105,7 +112,30 @@ public final class DpSgdStep {
   public static DpSgdStep withInsecureNoise(MultiLayerNetwork net, NoiseSource noise) {
     checkArgument(noise != null, "noise source must not be null");
     checkArgument(net.params() != null, "network must be initialised (call net.init())");
-    return new DpSgdStep(net, noise);
+    MultiLayerClippable model = new MultiLayerClippable(net);
+    return new DpSgdStep(model, UpdateTarget.of(net, model.config()), noise);
+  }
+
+  /**
+   * A step on a {@link ComputationGraph} (one or more inputs and outputs; features and labels of
+   * {@link #accumulate(INDArray[], INDArray[])}), with secure noise drawn ahead ({@link PrefetchingNoise}). The
+   * graph is validated as by {@link ClippableModel#of(ComputationGraph)}. The base updater is always DL4J's own.
+   */
+  public static DpSgdStep of(ComputationGraph graph) {
+    return of(graph, PrefetchingNoise.secure());
+  }
+
+  /** {@link #of(ComputationGraph)} with the given secure noise source. */
+  public static DpSgdStep of(ComputationGraph graph, NoiseSource noise) {
+    requireSecure(noise);
+    return withInsecureNoise(graph, noise);
+  }
+
+  /** {@link #withInsecureNoise(MultiLayerNetwork, NoiseSource)} for a graph: tests and reproductions only. */
+  public static DpSgdStep withInsecureNoise(ComputationGraph graph, NoiseSource noise) {
+    checkArgument(noise != null, "noise source must not be null");
+    checkArgument(graph.params() != null, "graph must be initialised (call graph.init())");
+    return new DpSgdStep(ClippableModel.of(graph), UpdateTarget.of(graph), noise);
   }
 
   /** Whether the noise source is cryptographically secure (false only after {@link #withInsecureNoise}). */
@@ -119,7 +149,7 @@ public final class DpSgdStep {
 
   /** Whether the clipped sums come from the fused dense path ({@link PerExampleClipper#isFused()}). */
   public boolean isFused() {
-    return model.clipper().isFused();
+    return model instanceof MultiLayerClippable m && m.clipper().isFused();
   }
 
   /** {@link #apply(INDArray, INDArray)} on a batch's features and labels (masks are not supported). */
@@ -152,7 +182,33 @@ public final class DpSgdStep {
    * are the micro-batch's; its {@code sum()} is the running total.
    */
   public ClippedGradientSum accumulate(INDArray features, INDArray labels) {
-    return gradient.accumulate(new INDArray[] {features}, new INDArray[] {labels}, null, null);
+    return accumulate(new INDArray[] {features}, new INDArray[] {labels});
+  }
+
+  /** {@link #accumulate(INDArray, INDArray)} with one array per input and per output (a graph's). */
+  public ClippedGradientSum accumulate(INDArray[] features, INDArray[] labels) {
+    return gradient.accumulate(features, labels, null, null);
+  }
+
+  /**
+   * Adds a clipped per-example sum Σ_i clip_C(g_i) computed <em>outside</em> this step — by other processes on
+   * other parts of the same logical Poisson batch, e.g. Spark executors ({@code dp4j-spark}) — to the logical batch,
+   * as {@link #accumulate} adds a local micro-batch's; {@link #step} then adds the noise once and updates once. The
+   * sum must have {@link ClippableModel#gradientView()}'s length and layout and must have been computed at the
+   * current parameters by {@link ClippableModel#clippedSum} of the same architecture with this step's clip norm
+   * (each example clipped on its own, each record of the data set at most once): its sensitivity is then C, as for
+   * a local batch. Given the same examples and noise draw, accumulate-then-step and this path give the same update
+   * (up to floating-point summation order).
+   *
+   * <pre>{@code
+   * INDArray partial = executorModel.gradientView().ulike();
+   * executorModel.clippedSum(new INDArray[] {x}, new INDArray[] {y}, null, null, clipNorm, partial);
+   * step.accumulateClippedSum(sumOfPartials);   // on the driver
+   * step.step();                                // noise once, divide by qN, base updater
+   * }</pre>
+   */
+  public void accumulateClippedSum(INDArray clippedSum) {
+    gradient.addClippedSum(clippedSum);
   }
 
   /**
@@ -162,28 +218,20 @@ public final class DpSgdStep {
    */
   public void step() {
     INDArray gradient = this.gradient.finish();
-    int iteration = net.getIterationCount();
-    int epoch = net.getEpochCount();
+    Model net = target.model();
+    int iteration = target.iteration();
+    int epoch = target.epoch();
     // DL4J's order: listeners see the gradient before the updater; a privacy ledger listener throws here, before
     // the parameters change, when this update would exceed the budget.
-    for (TrainingListener listener : net.getListeners()) {
+    for (TrainingListener listener : target.listeners()) {
       listener.onGradientCalculation(net);
     }
-    OptionalDouble rate = inPlace.rate(iteration, epoch);
-    if (rate.isPresent()) {
-      // What DL4J's Sgd updater does (update = η·gradient), without its per-block bookkeeping.
-      gradient.muli(rate.getAsDouble());
-    } else {
-      Updater updater = net.getUpdater(true);
-      // Mini-batch size 1: the gradient is already divided by the expected batch size.
-      DpSgdUpdater.applyPrivatised(() -> updater.update(net, new DefaultGradient(gradient), iteration, epoch, 1,
-          LayerWorkspaceMgr.noWorkspaces()));
-    }
+    target.toUpdate(gradient, iteration, epoch);
     INDArray params = net.params();
     params.subi(gradient.reshape(params.shape()));
     net.applyConstraints(iteration, epoch);
-    net.getLayerWiseConfigurations().setIterationCount(iteration + 1);
-    for (TrainingListener listener : net.getListeners()) {
+    target.setIterationCount(iteration + 1);
+    for (TrainingListener listener : target.listeners()) {
       listener.iterationDone(net, iteration, epoch);
     }
   }

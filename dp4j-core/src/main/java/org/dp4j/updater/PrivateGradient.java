@@ -73,6 +73,25 @@ public final class PrivateGradient {
   }
 
   /**
+   * Adds a clipped per-example sum computed elsewhere (other processes' parts of the same logical batch, laid out
+   * like {@link ClippableModel#gradientView()}) to the logical batch; see {@link DpSgdStep#accumulateClippedSum}
+   * for what the caller must guarantee. The first call after {@link #finish()} starts from zero.
+   */
+  public void addClippedSum(INDArray clippedSum) {
+    checkNotNull(clippedSum, "clippedSum");
+    INDArray gradient = model.gradientView();
+    checkArgument(clippedSum.length() == gradient.length(), "the clipped sum has %s entries but the model has %s "
+        + "parameters", clippedSum.length(), gradient.length());
+    INDArray sum = clippedSum.reshape(gradient.shape()).castTo(gradient.dataType());
+    if (accumulated == 0) {
+      gradient.assign(sum);
+    } else {
+      gradient.addi(sum);
+    }
+    accumulated++;
+  }
+
+  /**
    * Ends the logical batch: noise once on the trainable parameters, frozen parameters set to exactly zero, division
    * by the expected batch size. Without any accumulated micro-batch this is the noise-only step of an empty
    * Poisson batch. Returns the gradient view.

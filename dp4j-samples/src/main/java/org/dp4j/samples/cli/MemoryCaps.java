@@ -27,7 +27,9 @@ import java.util.Optional;
  * {@code -Dorg.bytedeco.javacpp.maxbytes} / {@code maxphysicalbytes} given by the user are kept; the environment
  * variable {@code DP4J_NO_RELAUNCH} (any value) turns the relaunch off. A JVM with an agent ({@code -agentlib},
  * {@code -javaagent}, a debugger) is not relaunched either (the agent would start twice). {@code --algorithm dp-mbcd}
- * is not capped: its auxiliary store grows with the training set and the widths (use {@code -Xmx}).
+ * is not capped: its auxiliary store grows with the training set and the widths (use {@code -Xmx}). {@code --spark}
+ * appends {@link SparkTraining#JVM_OPTIONS} after the caps (the later options win); {@code --spark submit} is not
+ * relaunched (spark-submit configured the JVM).
  */
 final class MemoryCaps {
   /** Environment variable that turns the relaunch off. */
@@ -61,6 +63,7 @@ final class MemoryCaps {
   static Optional<List<String>> relaunchCommand(String[] args, List<String> jvmOptions, Map<String, String> env,
       String java, String classPath) {
     if (args.length == 0 || !args[0].equals("train") || isDpMbcd(args) || env.containsKey(NO_RELAUNCH)
+        || SparkTraining.submitted(args)   // spark-submit sized and configured this JVM; a child would lose it
         || jvmOptions.stream().anyMatch(o -> startsWithAny(o, HEAP_OPTIONS) || startsWithAny(o, AGENT_OPTIONS))) {
       return Optional.empty();
     }
@@ -69,6 +72,9 @@ final class MemoryCaps {
     cmd.add(HEAP);
     addUnlessGiven(cmd, jvmOptions, MAX_BYTES, MAX_BYTES_DEFAULT);
     addUnlessGiven(cmd, jvmOptions, MAX_PHYSICAL_BYTES, MAX_PHYSICAL_BYTES_DEFAULT);
+    if (SparkTraining.requested(args)) {
+      cmd.addAll(SparkTraining.JVM_OPTIONS);   // later options win: Spark's larger caps and its Java 17 opens
+    }
     cmd.addAll(jvmOptions);
     cmd.add("-cp");
     cmd.add(classPath);

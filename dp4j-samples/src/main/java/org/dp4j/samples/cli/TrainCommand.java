@@ -144,6 +144,10 @@ final class TrainCommand implements Callable<Integer> {
           + "with another value they are refused, as is another mechanism (noise, delta, budget). --epochs may grow.")
   Path resume;
 
+  @Option(names = "--spark", paramLabel = "MASTER", description = "Take the DP-SGD steps on Apache Spark: local[*] "
+      + "or local[K] (inside this JVM), or submit (the master given to spark-submit); same mechanism, ledger and report.")
+  String spark;
+
   @Option(names = "--report", paramLabel = "FILE", description = "Write a JSON report.")
   Path report;
 
@@ -159,6 +163,7 @@ final class TrainCommand implements Callable<Integer> {
     if (resume != null && algorithm != Algorithm.DP_MBCD) {
       TrainResume.adopt(cmd, this);
     }
+    SparkTraining.checkSupported(cmd, this);
     RunOutputs.check(cmd, this, dataDir != null ? dataDir : parseDataset(cmd).cacheDir(Path.of("").toAbsolutePath()));
     if (algorithm == Algorithm.DP_MBCD) {
       return new DpMbcdTrainRun(this, mbcd).run(cmd);
@@ -230,19 +235,19 @@ final class TrainCommand implements Callable<Integer> {
     List<Double> accuracies = new ArrayList<>();
     ProgressDisplay progress = new ProgressDisplay(cmd.getErr(), setup.stepsPerEpoch());
     // The setup's secure Poisson sampler; the ledger here may carry --budget instead of the target.
-    TrainingResult result = setup.trainer(net, data).ledger(ledger)
-        .onStep(progress::step)
-        .onEpoch(row -> {
-          double acc = accuracy(net, testSet);
-          accuracies.add(acc);
-          progress.epochDone();
-          out.println(epochLine(row, acc, k));
-          out.flush();
-          if (checkpoint != null) {
-            LedgerCheckpoint.save(net, ledger, checkpoint.toFile(), false, settings);
-          }
-        })
-        .build().train();
+    java.util.function.Consumer<LedgerRow> epochDone = row -> {
+      double acc = accuracy(net, testSet);
+      accuracies.add(acc);
+      progress.epochDone();
+      out.println(epochLine(row, acc, k));
+      out.flush();
+      if (checkpoint != null) {
+        LedgerCheckpoint.save(net, ledger, checkpoint.toFile(), false, settings);
+      }
+    };
+    TrainingResult result = spark != null
+        ? SparkTraining.train(spark, net, data, ledger, k, progress::step, epochDone)
+        : setup.trainer(net, data).ledger(ledger).onStep(progress::step).onEpoch(epochDone).build().train();
     double finalAccuracy = accuracies.isEmpty() ? accuracy(net, testSet) : accuracies.get(accuracies.size() - 1);
     out.println(LedgerReport.summary(ledger));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",

@@ -1,0 +1,279 @@
+package org.dp4j.spark;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.spark.api.java.JavaRDD;
+import org.deeplearning4j.nn.api.Model;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.accounting.ledger.LedgerRow;
+import org.dp4j.accounting.ledger.PrivacyLedger;
+import org.dp4j.accounting.ledger.StepAccountant;
+import org.dp4j.noise.NoiseSource;
+import org.dp4j.noise.PrefetchingNoise;
+import org.dp4j.sampling.SamplingPlan;
+import org.dp4j.sampling.SamplingScheme;
+import org.dp4j.training.AccountantCoverage;
+import org.dp4j.training.NetworkCoverage;
+import org.dp4j.training.StopReason;
+import org.dp4j.updater.DpSgd;
+import org.dp4j.updater.DpSgdStep;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Synchronous DP-SGD on Apache Spark, the same mechanism and the same privacy ledger as {@code DpSgdTrainer} on one
+ * machine. Per step:
+ * <ol>
+ *   <li>the driver broadcasts the parameters;</li>
+ *   <li>every partition includes each of its records independently with probability q = b/n (secure coins), so the
+ *       global batch is exactly a Poisson sample of rate q, and returns the clipped sum Σ_i clip_C(g_i) of its
+ *       included records (dp4j's vectorised clipper, micro-batches of bounded memory) — nothing else;</li>
+ *   <li>the partial sums are tree-aggregated; the driver adds N(0, (zC)² I) once (secure noise), divides by the
+ *       expected batch size b (never the realised one), and applies the network's base updater
+ *       ({@link DpSgdStep#accumulateClippedSum});</li>
+ *   <li>the ledger counts one sampled-Gaussian step, and training stops before any step that would exceed its budget
+ *       (Abadi et al. 2016, Alg. 1; docs/spark.md).</li>
+ * </ol>
+ *
+ * <p>Failures (docs/spark.md#failures): a retried task attempt refuses to run, so a step's sum is made of first
+ * attempts only and Spark's own retry never resamples part of a batch silently; a step whose job failed was never
+ * applied nor counted. By default ({@code maxStepAttempts(1)}) training then stops with a
+ * {@link DistributedStepException}: the ledger counts exactly the steps applied and the model holds their result.
+ * With {@code maxStepAttempts(k > 1)} the failed step is redone from scratch — fresh broadcast, fresh sampling on every
+ * partition, noise drawn only after a successful aggregation — and counted once; that is the same mechanism only if
+ * failures do not depend on which records were sampled (lost executors, preemption), which the user asserts by
+ * choosing it.
+ *
+ * <pre>{@code
+ * JavaRDD<LabelledRecord> data = ...;                          // persisted, n records
+ * DpSgdSetup setup = DpSgdSetup.builder().datasetSize(n).expectedBatchSize(256).epochs(2).clipNorm(1)
+ *     .delta(1e-5).targetEpsilon(3).build();
+ * MultiLayerNetwork net = setup.privateNetwork(conf);
+ * SparkTrainingResult r = SparkDpSgdTrainer.builder(data, net).ledger(setup.ledger()).epochs(2).build().train();
+ * }</pre>
+ *
+ * <p>Not thread-safe; one trainer per network.
+ */
+public final class SparkDpSgdTrainer {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkDpSgdTrainer.class);
+
+  private final Model model;
+  private final Runnable nextEpoch;
+  private final DpSgdStep step;
+  private final PrivacyLedger ledger;
+  private final int epochs;
+  private final int maxStepAttempts;
+  private final SamplingPlan plan;
+  private final DistributedClippedSum clippedSum;
+  private final List<Consumer<LedgerRow>> onEpoch;
+  private final Runnable onStep;
+  private int failedAttempts;
+
+  private SparkDpSgdTrainer(Builder b) {
+    checkArgument(!b.data.context().getConf().getBoolean("spark.speculation", false), "spark.speculation is on: "
+        + "speculative copies of a step's tasks would be refused and fail the step; turn it off for DP-SGD");
+    this.model = b.model;
+    this.step = b.model instanceof MultiLayerNetwork net ? DpSgdStep.withInsecureNoise(net, b.noise)
+        : DpSgdStep.withInsecureNoise((ComputationGraph) b.model, b.noise);   // secure unless insecureNoise()
+    this.nextEpoch = b.model instanceof MultiLayerNetwork net ? net::incrementEpochCount
+        : ((ComputationGraph) b.model)::incrementEpochCount;
+    this.ledger = b.ledger;
+    this.epochs = b.epochs;
+    this.maxStepAttempts = b.maxStepAttempts;
+    this.onEpoch = List.copyOf(b.onEpoch);
+    this.onStep = b.onStep;
+    DpSgd dp = step.config();
+    long n = b.data.count();
+    checkArgument(n > 0 && n <= Integer.MAX_VALUE, "the data set must have 1 to 2^31 - 1 records, has %s", n);
+    double expected = dp.expectedBatchSize();
+    checkArgument(expected <= n, "the DpSgd's expected batch size %s exceeds the %s records", expected, (Object) n);
+    this.plan = new SamplingPlan(SamplingScheme.POISSON, (int) n, expected / n, expected,
+        (int) Math.ceil(n / expected), 0);
+    if (!b.noise.isSecure()) {
+      ledger.voidHiddenState("the noise source is not cryptographically secure (insecureNoise): whoever knows its "
+          + "seed can remove the noise");
+    }
+    for (StepAccountant a : ledger.accountants()) {
+      checkArgument(!(a instanceof NetworkCoverage), "%s certifies a network trained on one machine; on Spark use "
+          + "the composition accountants (DpSgdSetup.ledger())", a.getClass().getSimpleName());
+      AccountantCoverage.requireCovers(a, dp, plan);
+    }
+    this.clippedSum = new DistributedClippedSum(b.data, ModelSpec.of(b.model), plan.samplingRate(), dp.clipNorm(),
+        b.microBatchSize, b.treeDepth);
+  }
+
+  public static Builder builder(JavaRDD<LabelledRecord> data, MultiLayerNetwork net) {
+    return new Builder(data, net);
+  }
+
+  public static Builder builder(JavaRDD<LabelledRecord> data, ComputationGraph graph) {
+    return new Builder(data, graph);
+  }
+
+  /** The Poisson plan of this run: n counted once on the cluster, q = b/n, ⌈n/b⌉ steps per epoch. */
+  public SamplingPlan plan() {
+    return plan;
+  }
+
+  /** Runs until every epoch is done or the budget would be exceeded by the next update. */
+  public SparkTrainingResult train() {
+    int completed = ledger.epochsCompleted();
+    // The exact number of further steps the budget allows (PrivacyLedger#tryStep agrees with it step by step).
+    long allowed = ledger.stepsWithinBudget((long) (epochs - completed) * plan.stepsPerEpoch());
+    long taken = 0;
+    try {
+      for (int epoch = completed + 1; epoch <= epochs; epoch++) {
+        for (int s = 0; s < plan.stepsPerEpoch(); s++) {
+          if (taken == allowed) {
+            closeRow(epoch, true);
+            return result(StopReason.BUDGET, completed);
+          }
+          INDArray sum = aggregate(epoch, s);
+          // Counted once the sum exists, before the noisy update is applied; never false within the allowance.
+          checkState(ledger.tryStep(), "the ledger refused step %s within the %s steps it allowed", taken + 1,
+              allowed);
+          step.accumulateClippedSum(sum);
+          step.step();
+          taken++;
+          onStep.run();
+        }
+        completed++;
+        nextEpoch.run();
+        closeRow(epoch, false);
+      }
+      return result(StopReason.COMPLETED, completed);
+    } finally {
+      clippedSum.close();
+    }
+  }
+
+  /** The step's clipped sum, with the failure policy of {@link Builder#maxStepAttempts}. */
+  private INDArray aggregate(int epoch, int stepInEpoch) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return clippedSum.compute(model.params());
+      } catch (Exception e) {   // Spark's SparkException is checked but undeclared
+        failedAttempts++;
+        if (attempt >= maxStepAttempts) {
+          closeRow(epoch, true);
+          throw new DistributedStepException(String.format("step %d of epoch %d failed %d time(s) on the cluster "
+              + "and was not applied; the ledger counts exactly the %d steps applied (the model holds their "
+              + "result). Cause: %s", stepInEpoch + 1, epoch, attempt, ledger.steps(), e.getMessage()), e);
+        }
+        LOG.warn("step {} of epoch {} failed on the cluster (attempt {} of {}); redoing it from scratch with fresh "
+            + "sampling and noise: {}", stepInEpoch + 1, epoch, attempt, maxStepAttempts, e.getMessage());
+      }
+    }
+  }
+
+  private void closeRow(int epoch, boolean partial) {
+    if (partial && ledger.stepsSinceLastRow() == 0) {
+      return;
+    }
+    LedgerRow row = partial ? ledger.closePartialEpoch(epoch) : ledger.closeEpoch(epoch);
+    onEpoch.forEach(c -> c.accept(row));
+  }
+
+  private SparkTrainingResult result(StopReason reason, int completed) {
+    return new SparkTrainingResult(model, ledger, reason, completed, ledger.steps(), failedAttempts);
+  }
+
+  /** Builder; data, network, ledger and epochs are required. */
+  public static final class Builder {
+    private final JavaRDD<LabelledRecord> data;
+    private final Model model;
+    private PrivacyLedger ledger;
+    private int epochs = -1;
+    private NoiseSource noise;
+    private int microBatchSize = 256;
+    private int treeDepth = 2;
+    private int maxStepAttempts = 1;
+    private final List<Consumer<LedgerRow>> onEpoch = new ArrayList<>();
+    private Runnable onStep = () -> { };
+
+    private Builder(JavaRDD<LabelledRecord> data, Model model) {
+      this.data = checkNotNull(data, "data");
+      this.model = checkNotNull(model, "network");
+      checkArgument(model.params() != null, "network must be initialised (call init())");
+    }
+
+    /** A fresh ledger (or one restored at an epoch boundary) whose accountants cover this run's mechanism. */
+    public Builder ledger(PrivacyLedger ledger) {
+      this.ledger = checkNotNull(ledger, "ledger");
+      return this;
+    }
+
+    public Builder epochs(int epochs) {
+      checkArgument(epochs > 0, "epochs must be > 0, was %s", epochs);
+      this.epochs = epochs;
+      return this;
+    }
+
+    /** Secure noise source of the driver (default {@link PrefetchingNoise#secure()}). */
+    public Builder noise(NoiseSource noise) {
+      this.noise = DpSgdStep.requireSecure(noise);
+      return this;
+    }
+
+    /** For tests and reproductions only: noise that is not secure; the run then carries <b>no guarantee</b>. */
+    public Builder insecureNoise(NoiseSource noise) {
+      this.noise = checkNotNull(noise, "noise");
+      return this;
+    }
+
+    /** Largest number of sampled records an executor clips at once (default 256): bounds executor memory. */
+    public Builder microBatchSize(int rows) {
+      checkArgument(rows > 0, "microBatchSize must be > 0, was %s", rows);
+      this.microBatchSize = rows;
+      return this;
+    }
+
+    /** Depth of Spark's tree aggregation of the partial sums (default 2). */
+    public Builder treeDepth(int depth) {
+      checkArgument(depth >= 1, "treeDepth must be >= 1, was %s", depth);
+      this.treeDepth = depth;
+      return this;
+    }
+
+    /**
+     * How often a step whose Spark job failed is tried (default 1: training stops at the first failed step, with
+     * the ledger exact). Above 1, a failed step is redone from scratch (fresh sampling and noise) and counted once:
+     * choose it only if task failures do not depend on the sampled records (see the class comment).
+     */
+    public Builder maxStepAttempts(int attempts) {
+      checkArgument(attempts >= 1, "maxStepAttempts must be >= 1, was %s", attempts);
+      this.maxStepAttempts = attempts;
+      return this;
+    }
+
+    /** Called with each epoch's ledger row (also with the partial row of a budget stop or a failed step). */
+    public Builder onEpoch(Consumer<LedgerRow> consumer) {
+      onEpoch.add(checkNotNull(consumer, "consumer"));
+      return this;
+    }
+
+    /** Called after every applied update. */
+    public Builder onStep(Runnable callback) {
+      this.onStep = checkNotNull(callback, "callback");
+      return this;
+    }
+
+    public SparkDpSgdTrainer build() {
+      checkState(ledger != null, "a ledger is required");
+      checkState(epochs > 0, "epochs are required");
+      checkState(ledger.stepsSinceLastRow() == 0,
+          "the ledger must be fresh or restored at an epoch boundary, it has %s steps", ledger.steps());
+      if (noise == null) {
+        noise = PrefetchingNoise.secure();
+      }
+      return new SparkDpSgdTrainer(this);
+    }
+  }
+}
