@@ -2,6 +2,7 @@ package org.dp4j.audit.blackbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
@@ -46,7 +47,7 @@ class InputCanaryAuditTest {
   /** The production trainer: the black-box bound stays below the certified ε = 2 (measured 0.17: 36 of 50). */
   @Test
   void correctDpSgdStaysBelowItsCertifiedEpsilon() {
-    Audited run = audited(2.0, false);
+    Audited run = audited(2.0, null);
     assertThat(run.bound.epsilonLowerBound()).as(run.bound.summary()).isLessThan(run.claimed);
   }
 
@@ -56,11 +57,22 @@ class InputCanaryAuditTest {
    */
   @Test
   void skippedClippingIsCaught() {
-    Audited run = audited(2.0, true);
+    Audited run = audited(2.0, BrokenDpSgd.Bug.NO_CLIPPING);
     assertThat(run.bound.epsilonLowerBound()).as(run.bound.summary()).isGreaterThan(run.claimed + 1);
   }
 
-  private static Audited audited(double target, boolean skipClipping) {
+  /**
+   * A loop that divides each tiny physical batch (at most 5 records) by its realised size instead of dividing the
+   * logical batch (expected 50) by its expected size: every record, canaries included, counts 10 to 50 times more
+   * than the noise was calibrated for, and the bound proves the claimed ε = 2 false.
+   */
+  @Test
+  void realisedBatchNormaliserOnTinyBatchesIsCaught() {
+    Audited run = audited(2.0, BrokenDpSgd.Bug.REALISED_PHYSICAL_BATCH_NORMALISER);
+    assertThat(run.bound.epsilonLowerBound()).as(run.bound.summary()).isGreaterThan(run.claimed + 1);
+  }
+
+  private static Audited audited(double target, BrokenDpSgd.Bug bug) {
     CanaryCoins coins = CanaryCoins.draw(CANARIES, AesCtrRandom.insecureFixedSeed(41));
     InputCanaries canaries = InputCanaries.of(canaryRows(), coins);
     IndexedData data = canaries.trainingData(IndexedData.of(blobs()));
@@ -70,8 +82,8 @@ class InputCanaryAuditTest {
     PoissonSampler sampler = PoissonSampler.withExpectedBatchSize(data.size(), BATCH,
         AesCtrRandom.insecureFixedSeed(42));
     GaussianNoise noise = GaussianNoise.insecureFixedSeed(43);
-    if (skipClipping) {
-      UnclippedDpSgd.train(net, data, sampler, noise, setup.steps());
+    if (bug != null) {
+      BrokenDpSgd.train(net, data, sampler, noise, setup.steps(), bug);
     } else {
       TrainingResult r = setup.trainer(net, data).sampler(sampler).insecureNoise(noise).build().train();
       assertThat(r.steps()).isEqualTo(setup.steps());
@@ -118,26 +130,54 @@ class InputCanaryAuditTest {
   }
 
   /**
-   * Test double, never a production option: the DP-SGD step of {@code DpSgdStep} (Poisson batch, sum, Gaussian
-   * noise N(0, (zC)²), division by the expected batch size, plain SGD) built from the production clipper, except
-   * that the per-example gradients are not clipped (the clipper is called with norm 1e6).
+   * Test double, never a production option: the DP-SGD step of {@code DpSgdStep} (Poisson logical batch, clipped sum,
+   * one Gaussian draw N(0, (zC)²), division by the expected batch size q·N, plain SGD) built from the production
+   * clipper and sampler, with one deliberate bug.
    */
-  static final class UnclippedDpSgd {
-    private UnclippedDpSgd() {}
+  static final class BrokenDpSgd {
+    enum Bug {
+      /** Per-example gradients are not clipped (the clipper is called with norm 1e6). */
+      NO_CLIPPING,
+      /**
+       * The logical batch is processed in physical batches of 5 and each physical batch's clipped sum is divided by
+       * its realised size (1 to 5) instead of the logical batch's expected size q·N; the noise is still N(0, (zC)²)/(q·N).
+       */
+      REALISED_PHYSICAL_BATCH_NORMALISER
+    }
+
+    private static final int PHYSICAL = 5;
+
+    private BrokenDpSgd() {}
 
     static void train(MultiLayerNetwork net, IndexedData data, PoissonSampler sampler, NoiseSource noise,
-        long steps) {
+        long steps, Bug bug) {
       ClippableModel model = ClippableModel.of(net);
       DpSgd dp = model.config();
       double lr = 0.5;
+      INDArray g = model.gradientView();
+      INDArray part = g.dup();
       for (long t = 0; t < steps; t++) {
-        DataSet batch = data.rows(sampler.nextBatch());
-        INDArray g = model.gradientView();
-        model.clippedSum(new INDArray[] {batch.getFeatures()}, new INDArray[] {batch.getLabels()}, null, null,
-            1e6, g);
-        noise.addGaussian(g, dp.noiseStd());
+        int[] logical = sampler.nextBatch();
+        g.assign(0);
+        if (bug == Bug.NO_CLIPPING) {
+          DataSet batch = data.rows(logical);
+          model.clippedSum(new INDArray[] {batch.getFeatures()}, new INDArray[] {batch.getLabels()}, null, null,
+              1e6, g);
+          g.divi(dp.expectedBatchSize());
+        } else {
+          for (int from = 0; from < logical.length; from += PHYSICAL) {
+            int[] physical = Arrays.copyOfRange(logical, from, Math.min(logical.length, from + PHYSICAL));
+            DataSet batch = data.rows(physical);
+            model.clippedSum(new INDArray[] {batch.getFeatures()}, new INDArray[] {batch.getLabels()}, null, null,
+                dp.clipNorm(), part);
+            g.addi(part.divi(physical.length));
+          }
+        }
+        part.assign(0);
+        noise.addGaussian(part, dp.noiseStd());
+        g.addi(part.divi(dp.expectedBatchSize()));
         INDArray params = net.params();
-        params.subi(g.mul(lr / dp.expectedBatchSize()).reshape(params.shape()));
+        params.subi(g.mul(lr).reshape(params.shape()));
       }
     }
   }
