@@ -7,7 +7,7 @@ import org.dp4j.noise.AesCtrRandom;
 
 /**
  * The auditor's secret coins: canary i is included in training with probability ½, independently of everything else
- * (Steinke, Nasr &amp; Jagielski 2023, Alg. 1). Drawn from {@link AesCtrRandom}: secure by default, a fixed seed
+ * (Steinke, Nasr &amp; Jagielski 2023). Drawn from {@link AesCtrRandom}: secure by default, a fixed seed
  * for tests only ({@link #isSecure()} says which).
  *
  * <pre>{@code

@@ -7,7 +7,7 @@ import java.util.Comparator;
 import java.util.stream.IntStream;
 
 /**
- * The auditor's guesses from canary scores (Steinke, Nasr &amp; Jagielski 2023, §3 and §6): "in" for the k⁺
+ * The auditor's guesses from canary scores (Steinke, Nasr &amp; Jagielski 2023): "in" for the k⁺
  * highest scores, "out" for the k⁻ lowest, abstain on the rest; then the number of correct guesses against the coins.
  * Ties are broken by canary index, which is independent of the coins, so the guesses stay a function of the
  * training output alone, as the theorem requires.
@@ -43,7 +43,8 @@ public record CanaryGuesses(int guessedIn, int guessedOut, int correct) {
     checkArgument(kPlus >= 0 && kMinus >= 0 && kPlus + kMinus <= m,
         "k+ and k- must be >= 0 with k+ + k- <= canaries = %s, were %s and %s", m, kPlus, kMinus);
     for (int i = 0; i < m; i++) {
-      checkArgument(Double.isFinite(scores[i]), "score of canary %s is %s; scores must be finite", i, (Object) scores[i]);
+      checkArgument(Double.isFinite(scores[i]), "score of canary %s is %s; scores must be finite", i,
+          (Object) scores[i]);
     }
     Integer[] order = IntStream.range(0, m).boxed().toArray(Integer[]::new);
     java.util.Arrays.sort(order, Comparator.<Integer>comparingDouble(i -> -scores[i]).thenComparingInt(i -> i));

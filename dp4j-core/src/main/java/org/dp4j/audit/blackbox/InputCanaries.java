@@ -15,7 +15,7 @@ import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Input-space canaries for a black-box audit (Steinke, Nasr &amp; Jagielski 2023, §6): m extra records (mislabelled
+ * Input-space canaries for a black-box audit (Steinke, Nasr &amp; Jagielski 2023): m extra records (mislabelled
  * or out-of-distribution examples, chosen by the auditor), each added to the training data with probability ½
  * ({@link CanaryCoins}). The auditor then sees only the final model and scores each canary by its negative loss: a
  * canary the model fits well was probably trained on. Training is untouched: the included canaries are ordinary

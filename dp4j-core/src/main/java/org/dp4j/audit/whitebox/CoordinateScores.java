@@ -12,9 +12,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * The white-box auditor's view of training: after every update it reads the parameters at each canary's coordinate
  * and adds the update's alignment with the canary's direction, sign · (θ_{t−1} − θ_t)_j, to the canary's score
- * (Steinke, Nasr &amp; Jagielski 2023, §6: the auditor sees all iterates). With plain SGD the sum telescopes to the
- * total move along the coordinate; with momentum or Adam it is still the sum of the observed updates. A canary whose
- * gradient pushes θ_j down (a Dirac canary, sign +1) scores high when it was included.
+ * (Steinke, Nasr &amp; Jagielski 2023, white-box: the auditor sees all iterates). With plain SGD the sum telescopes to
+ * the total move along the coordinate; with momentum or Adam it is still the sum of the observed updates. A canary
+ * whose gradient pushes θ_j down (a Dirac canary, sign +1) scores high when it was included.
  *
  * <pre>{@code
  * CoordinateScores scores = new CoordinateScores(net, canaries.coordinates());

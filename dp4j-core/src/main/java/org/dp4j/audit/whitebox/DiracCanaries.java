@@ -13,7 +13,7 @@ import org.dp4j.updater.ClippableModel;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Gradient-space ("Dirac") canaries for a white-box audit (Steinke, Nasr &amp; Jagielski 2023, §6): canary i is a
+ * Gradient-space ("Dirac") canaries for a white-box audit (Steinke, Nasr &amp; Jagielski 2023): canary i is a
  * record whose gradient is C·e_{j_i}, a fixed coordinate direction of norm exactly C (so clipping leaves it as it
  * is). An included canary joins each step's batch independently with the run's sampling rate q, as every record
  * does under Poisson sampling, and its gradient is added to the step's clipped sum just before the Gaussian noise;

@@ -16,11 +16,10 @@ import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Where to put Dirac canaries: the trainable coordinates on which the training data push least. A canary's score is
- * the sum of the updates along its coordinate, so any data gradient there is drift that hides the canary; Steinke,
- * Nasr &amp; Jagielski (2023, §6) put Dirac canaries where the data gradients are small for that reason. dp4j ranks
+ * the sum of the updates along its coordinate, so any data gradient there is drift that hides the canary. dp4j ranks
  * coordinates by |Σ_i clip_C(g_i)| over probe rows of the training data at the initial parameters (for an MLP on
  * MNIST: first-layer weights of pixels that are blank in every image) and breaks ties at random. The choice uses the
- * data but not the coins, so the audit's guarantee is unaffected.
+ * data but not the coins, so the audit's guarantee is unaffected (docs/auditing.md#canaries).
  *
  * <pre>{@code
  * int[] coords = QuietCoordinates.choose(net, data, 10_000, 1000, AesCtrRandom.secure());

@@ -105,18 +105,7 @@ class InputCanaryAuditTest {
 
   /** Two Gaussian blobs in the first 10 features; the canaries' features are blank. */
   static DataSet blobs() {
-    Nd4j.getRandom().setSeed(5);
-    INDArray x = Nd4j.zeros(DataType.FLOAT, N, INFORMATIVE + CANARIES);
-    INDArray y = Nd4j.zeros(DataType.FLOAT, N, 2);
-    INDArray informative = Nd4j.randn(DataType.FLOAT, N, INFORMATIVE);
-    for (int i = 0; i < N; i++) {
-      int c = i % 2;
-      for (int f = 0; f < INFORMATIVE; f++) {
-        x.putScalar(i, f, informative.getDouble(i, f) + (c == 0 ? 1.5 : -1.5));
-      }
-      y.putScalar(i, c, 1f);
-    }
-    return new DataSet(x, y);
+    return org.dp4j.audit.Blobs.of(N, INFORMATIVE, INFORMATIVE + CANARIES);
   }
 
   static DataSet canaryRows() {

@@ -7,9 +7,7 @@ import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.dp4j.training.DpSgdSetup;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
-import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.Sgd;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
 
@@ -46,17 +44,6 @@ final class AuditFixture {
   }
 
   static DataSet blobs() {
-    Nd4j.getRandom().setSeed(5);
-    INDArray x = Nd4j.zeros(DataType.FLOAT, N, INPUTS);
-    INDArray y = Nd4j.zeros(DataType.FLOAT, N, 2);
-    INDArray informative = Nd4j.randn(DataType.FLOAT, N, INFORMATIVE);
-    for (int i = 0; i < N; i++) {
-      int c = i % 2;
-      for (int f = 0; f < INFORMATIVE; f++) {
-        x.putScalar(i, f, informative.getDouble(i, f) + (c == 0 ? 1.5 : -1.5));
-      }
-      y.putScalar(i, c, 1f);
-    }
-    return new DataSet(x, y);
+    return org.dp4j.audit.Blobs.of(N, INFORMATIVE, INPUTS);
   }
 }
