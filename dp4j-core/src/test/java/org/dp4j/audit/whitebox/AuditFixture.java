@@ -15,7 +15,7 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
  * The small audited run of the white-box tests: two Gaussian blobs in the first {@link #INFORMATIVE} of
  * {@link #INPUTS} features (the rest blank in every record, like MNIST's border pixels, so 70 × 16 first-layer
  * weights get no data gradient and host the Dirac canaries), a 80-16-2 ReLU MLP, n = 1000, expected batch 10
- * (q = 0.01), 10 epochs = 1000 steps, clip norm 1, δ = 1e-5.
+ * (q = 0.01), 5 epochs = 500 steps, clip norm 1, δ = 1e-5.
  */
 final class AuditFixture {
   static final int INFORMATIVE = 10;
@@ -23,7 +23,7 @@ final class AuditFixture {
   static final int HIDDEN = 16;
   static final int N = 1000;
   static final int BATCH = 10;
-  static final int EPOCHS = 10;
+  static final int EPOCHS = 5;
   static final double DELTA = 1e-5;
   /** Flat index where the output layer's parameters start (after 80·16 weights and 16 biases). */
   static final int OUTPUT_LAYER_START = INPUTS * HIDDEN + HIDDEN;

@@ -27,14 +27,14 @@ class WhiteBoxAuditTest {
 
   /**
    * The production path (DpSgdTrainer, clipped sum, noise, division by the expected batch size) at a certified
-   * ε = 2: the audit's bound stays below it (measured 0.46: 140 of 200 guesses correct); the canaries took part about
-   * qT = 10 times each.
+   * ε = 2: the audit's bound stays below it (measured 0.22: 305 of 500 guesses correct); the canaries took part about
+   * qT = 5 times each.
    */
   @Test
   void correctDpSgdStaysBelowItsCertifiedEpsilon() {
     Run run = train(CLAIMED, GaussianNoise.insecureFixedSeed(21));
     assertThat(run.claimed).isCloseTo(CLAIMED, org.assertj.core.api.Assertions.within(0.01));
-    assertThat(run.audit.canaries().canarySteps()).isBetween(4000L, 6000L);   // ≈ 500 included × 10
+    assertThat(run.audit.canaries().canarySteps()).isBetween(2000L, 3000L);   // ≈ 500 included × 5
     assertThat(run.bound.epsilonLowerBound()).as(run.bound.summary()).isLessThan(run.claimed);
   }
 
@@ -56,18 +56,19 @@ class WhiteBoxAuditTest {
 
   /**
    * No noise at all: included canaries move their coordinates, excluded ones never do; the bound is far above ε
-   * (measured 4.53, every guess correct: the most 1000 canaries can show after a sweep of 7).
+   * (measured 4.16, 994 of 1000 guesses correct: the wrong ones are mostly included canaries never sampled in 500 steps;
+   * 4.53 is the most 1000 canaries can show after a sweep of 7).
    */
   @Test
   void noiseOffIsCaught() {
     Run run = train(CLAIMED, new ZeroNoise());
-    assertThat(run.bound.guesses().correct()).isEqualTo(run.bound.guesses().guesses());
+    assertThat(run.bound.guesses().correct()).isGreaterThanOrEqualTo(run.bound.guesses().guesses() * 99 / 100);
     assertThat(run.bound.epsilonLowerBound()).as(run.bound.summary()).isGreaterThan(2 * run.claimed);
   }
 
   /**
    * Noise on the output layer only (a forgotten parameter block): the canaries in the first layer are exposed
-   * (measured 4.53, every guess correct).
+   * (measured 4.16, 994 of 1000 guesses correct).
    */
   @Test
   void noiseOnOnlySomeLayersIsCaught() {
