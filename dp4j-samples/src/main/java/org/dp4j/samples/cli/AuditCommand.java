@@ -92,11 +92,11 @@ final class AuditCommand implements Callable<Integer> {
       description = "Confidence of the lower bound (default: 0.95).")
   double confidence;
 
-  @Option(names = "--epochs", defaultValue = "10", paramLabel = "K", description = "Epochs (default: 10).")
+  @Option(names = "--epochs", defaultValue = "5", paramLabel = "K", description = "Epochs (default: 5).")
   int epochs;
 
-  @Option(names = "--batch-size", defaultValue = "4096", paramLabel = "B",
-      description = "Expected (Poisson) batch size (default: 4096).")
+  @Option(names = "--batch-size", defaultValue = "6000", paramLabel = "B",
+      description = "Expected (Poisson) batch size (default: 6000, q = 0.1 on MNIST).")
   int batchSize;
 
   @Option(names = "--clip-norm", defaultValue = "1.0", paramLabel = "C", description = "Clip norm (default: 1).")
