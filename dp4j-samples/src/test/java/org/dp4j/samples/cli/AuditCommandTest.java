@@ -12,29 +12,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code dp4j audit} on a slice of MNIST (3000 images, 2 epochs of q = 0.1, 200 canaries: seconds). The coins and
- * the noise are secure, so the numbers vary from run to run: the assertions are ones a correct implementation meets
- * in every run (the non-private baseline separates its canaries perfectly; a private run at ε = 4 cannot show more
- * than its own certified bound except with probability 5%, and with 200 canaries at this noise it shows far less).
+ * {@code dp4j audit} on a slice of MNIST (3000 images, q = 0.1, 5 epochs = 50 steps, 200 canaries: seconds). The
+ * coins and the noise are secure, so the numbers vary from run to run. The private runs claim ε = 2, below the
+ * most 200 canaries can show (3.3), so the check can fail; by the theorem a correct run exceeds its ε with
+ * probability at most 5%, and in practice far less (at this noise the measured bound is a fraction of ε, see
+ * docs/auditing.md). The non-private baseline leaves an included canary unseen only if it is never sampled
+ * (0.9⁵⁰ = 0.5%), so its best guesses are almost all right.
  */
 class AuditCommandTest {
   private static final Path MNIST = Path.of(System.getProperty("user.dir")).resolve("../.cache/data/mnist")
       .normalize();
-  private static final String[] SLICE = {"--train-size", "3000", "--batch-size", "300", "--epochs", "2",
+  private static final String[] SLICE = {"--train-size", "3000", "--batch-size", "300", "--epochs", "5",
       "--canaries", "200", "--json"};
 
   @Test
   void privateRunReportsBothEpsilonsInJsonAndPng(@TempDir Path dir) throws Exception {
     Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
     Path chart = dir.resolve("audit.png");
-    CliRun r = run("--epsilon", "4", "--chart", chart.toString());
+    CliRun r = run("--epsilon", "2", "--chart", chart.toString());
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode j = new ObjectMapper().readTree(r.out());
     for (String key : new String[] {"epsilonLowerBound", "epsilonCertified", "confidence", "canaries",
         "correctGuesses", "guesses", "delta", "setting", "trainingSeconds"}) {
       assertThat(j.has(key)).as(key).isTrue();
     }
-    assertThat(j.get("epsilonCertified").asDouble()).isLessThanOrEqualTo(4.0).isGreaterThan(3.9);
+    assertThat(j.get("epsilonCertified").asDouble()).isLessThanOrEqualTo(2.0).isGreaterThan(1.99);
     assertThat(j.get("epsilonLowerBound").asDouble()).isLessThan(j.get("epsilonCertified").asDouble());
     assertThat(j.get("canaries").asInt()).isEqualTo(200);
     assertThat(j.get("confidence").asDouble()).isEqualTo(0.95);
@@ -43,7 +45,7 @@ class AuditCommandTest {
     assertThat(ImageIO.read(chart.toFile())).isNotNull();
   }
 
-  /** No noise: included Dirac canaries move, excluded ones do not; the bound is far above any private ε. */
+  /** No noise: included Dirac canaries move, excluded ones do not; the bound is far above a private run's. */
   @Test
   void nonPrivateBaselineIsLabelledAndItsBoundIsHigh() throws Exception {
     Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
@@ -53,14 +55,14 @@ class AuditCommandTest {
     assertThat(j.get("nonPrivate").asBoolean()).isTrue();
     assertThat(j.get("epsilonCertified").isNull()).isTrue();
     assertThat(j.get("certified").asText()).contains("NOT private");
-    assertThat(j.get("correctGuesses").asInt()).isEqualTo(j.get("guesses").asInt());
-    assertThat(j.get("epsilonLowerBound").asDouble()).isGreaterThan(2.5);
+    assertThat(j.get("correctGuesses").asDouble()).isGreaterThan(0.97 * j.get("guesses").asInt());
+    assertThat(j.get("epsilonLowerBound").asDouble()).isGreaterThan(2.0);
   }
 
   @Test
   void blackBoxInputCanariesRun() throws Exception {
     Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
-    CliRun r = run("--epsilon", "4", "--canary-type", "input");
+    CliRun r = run("--epsilon", "2", "--canary-type", "input");
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode j = new ObjectMapper().readTree(r.out());
     assertThat(j.get("setting").asText()).startsWith("black-box");
