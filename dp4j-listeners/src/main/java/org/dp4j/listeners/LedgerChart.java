@@ -52,6 +52,11 @@ public final class LedgerChart {
       g.drawImage(panels.get(i), 0, i * PANEL_HEIGHT, null);
     }
     g.dispose();
+    writePng(file, out);
+  }
+
+  /** Writes an image as PNG, atomically ({@link AtomicFiles}). */
+  static void writePng(Path file, BufferedImage out) {
     try {
       // A memory cache: ImageIO's default file cache would write a second temporary file into java.io.tmpdir.
       AtomicFiles.write(file, stream -> {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
 @Command(name = "dp4j", mixinStandardHelpOptions = true, version = "dp4j 0.1.0",
     description = "Differentially private training for Deeplearning4j, and honest privacy accounting.",
     subcommands = {AccountCommand.class, CalibrateCommand.class, TrainCommand.class, NmfCommand.class,
-        ExperimentCommand.class})
+        ExperimentCommand.class, AuditCommand.class})
 public final class Dp4jCommand implements Runnable {
   public static final int EXIT_BAD_INPUT = 2;
 
