@@ -110,6 +110,7 @@ final class FusedDenseClipper {
       Class<?> expected = i == count - 1 ? OutputLayer.class : DenseLayer.class;
       // A frozen layer's conf() is its inner layer's: check the layer object (frozen layers take the generic path).
       if (conf.getClass() != expected || LayerRules.isFrozen(layer) || conf.getIDropout() != null
+          || conf instanceof DenseLayer && ((DenseLayer) conf).hasLayerNorm()
           || net.getLayerWiseConfigurations().getInputPreProcess(i) != null) {
         return Optional.empty();
       }

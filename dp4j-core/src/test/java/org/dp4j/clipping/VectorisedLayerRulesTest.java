@@ -1,0 +1,297 @@
+package org.dp4j.clipping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.Random;
+import org.deeplearning4j.nn.conf.CNN2DFormat;
+import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
+import org.deeplearning4j.nn.conf.RNNFormat;
+import org.deeplearning4j.nn.conf.distribution.UniformDistribution;
+import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.Convolution1DLayer;
+import org.deeplearning4j.nn.conf.layers.Convolution3D;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.Deconvolution2D;
+import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.DepthwiseConvolution2D;
+import org.deeplearning4j.nn.conf.layers.EmbeddingLayer;
+import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
+import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
+import org.deeplearning4j.nn.conf.layers.PReLULayer;
+import org.deeplearning4j.nn.conf.layers.PoolingType;
+import org.deeplearning4j.nn.conf.layers.SeparableConvolution2D;
+import org.deeplearning4j.nn.conf.layers.Subsampling1DLayer;
+import org.deeplearning4j.nn.conf.layers.Subsampling3DLayer;
+import org.deeplearning4j.nn.conf.layers.Upsampling1D;
+import org.deeplearning4j.nn.conf.layers.Upsampling2D;
+import org.deeplearning4j.nn.conf.layers.ZeroPadding1DLayer;
+import org.deeplearning4j.nn.conf.layers.ZeroPaddingLayer;
+import org.deeplearning4j.nn.conf.layers.convolutional.Cropping1D;
+import org.deeplearning4j.nn.conf.layers.convolutional.Cropping2D;
+import org.deeplearning4j.nn.conf.layers.misc.FrozenLayerWithBackprop;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.nn.weights.WeightInit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.nd4j.linalg.activations.Activation;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.learning.config.Sgd;
+import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
+
+/**
+ * The vectorised rules for embeddings, PReLU, layer norm and the convolution variants against DL4J's own gradients
+ * computed one example at a time ({@link ExactPerExampleGradients}, an independent code path): per-example norms,
+ * the clipped sum at a clip norm that clips about half of the examples, and the unclipped sum, to 1e-10 relative in
+ * double precision (1e-5 in float).
+ */
+class VectorisedLayerRulesTest {
+  private static final double DOUBLE_TOLERANCE = 1e-10;
+  private static final double FLOAT_TOLERANCE = 1e-5;
+
+  @BeforeAll
+  static void doublePrecision() {
+    Nd4j.setDefaultDataTypes(DataType.DOUBLE, DataType.DOUBLE);
+  }
+
+  static NeuralNetConfiguration.ListBuilder base(DataType type) {
+    return new NeuralNetConfiguration.Builder().seed(11).dataType(type).updater(new Sgd(0.1))
+        .weightInit(WeightInit.XAVIER).list();
+  }
+
+  /** Integer indices in [0, vocabulary) stored as floating point, [n, steps] (duplicates within a row likely). */
+  static INDArray indices(long seed, int n, int steps, int vocabulary, DataType type) {
+    Random random = new Random(seed);
+    INDArray x = Nd4j.create(type, n, steps);
+    for (int i = 0; i < n; i++) {
+      for (int t = 0; t < steps; t++) {
+        x.putScalar(i, t, random.nextInt(vocabulary));
+      }
+    }
+    return x;
+  }
+
+  static void assertMatchesDl4j(MultiLayerNetwork net, INDArray x, INDArray y, double tolerance) {
+    for (ClippingMode mode : ClippingMode.values()) {
+      PerExampleClipper clipper = PerExampleClipper.of(net, mode);
+      double[] exactNorms = ExactPerExampleGradients.clippedSum(net, x, y, 1.0, ClippingMode.FLAT)
+          .perExampleNorms();
+      double clip = median(exactNorms);
+      assertSame(clipper.clippedSum(x, y, clip), ExactPerExampleGradients.clippedSum(net, x, y, clip, mode),
+          tolerance);
+      assertSame(clipper.clippedSum(x, y, 1e30), ExactPerExampleGradients.clippedSum(net, x, y, 1e30, mode),
+          tolerance);
+    }
+  }
+
+  static void assertMatchesDl4j(ComputationGraph graph, INDArray x, INDArray y, double tolerance) {
+    GraphPerExampleClipper clipper = GraphPerExampleClipper.of(graph, ClippingMode.FLAT);
+    INDArray[] xs = {x};
+    INDArray[] ys = {y};
+    double clip = median(ExactPerExampleGradients.clippedSum(graph, xs, ys, null, 1.0, ClippingMode.FLAT)
+        .perExampleNorms());
+    INDArray target = Nd4j.create(graph.params().dataType(), 1, graph.numParams());
+    assertSame(clipper.clippedSum(xs, ys, clip, target),
+        ExactPerExampleGradients.clippedSum(graph, xs, ys, null, clip, ClippingMode.FLAT), tolerance);
+  }
+
+  private static double median(double[] norms) {
+    double[] sorted = norms.clone();
+    Arrays.sort(sorted);
+    return (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+  }
+
+  private static void assertSame(ClippedGradientSum fast, ClippedGradientSum exact, double tolerance) {
+    double[] fastNorms = fast.perExampleNorms();
+    double[] exactNorms = exact.perExampleNorms();
+    for (int i = 0; i < exactNorms.length; i++) {
+      assertThat(exactNorms[i]).as("norm of example %s", i).isPositive();
+      assertThat(Math.abs(fastNorms[i] - exactNorms[i]) / exactNorms[i]).as("relative error of norm %s", i)
+          .isLessThanOrEqualTo(tolerance);
+    }
+    double scale = exact.sum().amaxNumber().doubleValue();
+    double error = fast.sum().castTo(DataType.DOUBLE).sub(exact.sum().castTo(DataType.DOUBLE))
+        .amaxNumber().doubleValue();
+    assertThat(error / scale).as("max relative error of the sum").isLessThanOrEqualTo(tolerance);
+    assertThat(fast.clippedCount()).isEqualTo(exact.clippedCount());
+  }
+
+  private static INDArray labels(long seed, int n, int classes) {
+    return TinyNetworks.labels(seed, n, classes, true);
+  }
+
+  @Test
+  void embeddingLayerWithRepeatedIndicesMatchesDl4j() {
+    for (boolean bias : new boolean[] {true, false}) {
+      MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+          .layer(new EmbeddingLayer.Builder().nIn(5).nOut(4).hasBias(bias).activation(Activation.TANH).build())
+          .layer(new DenseLayer.Builder().nIn(4).nOut(3).activation(Activation.SIGMOID).build())
+          .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(3).nOut(2).activation(Activation.SOFTMAX).build())
+          .build());
+      assertMatchesDl4j(net, indices(1, 12, 1, 5, DataType.DOUBLE), labels(2, 12, 2), DOUBLE_TOLERANCE);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(RNNFormat.class)
+  void embeddingSequenceMatchesDl4j(RNNFormat format) {
+    // Pooling over time: dimension 2 for NCW, 1 for NWC.
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new EmbeddingSequenceLayer.Builder().nIn(6).nOut(3).inputLength(7).outputDataFormat(format)
+            .activation(Activation.TANH).build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.PNORM).pnorm(3)
+            .poolingDimensions(format == RNNFormat.NCW ? 2 : 1).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(3).nOut(3).activation(Activation.SOFTMAX).build())
+        .build());
+    assertMatchesDl4j(net, indices(3, 10, 7, 6, DataType.DOUBLE), labels(4, 10, 3), DOUBLE_TOLERANCE);
+  }
+
+  @Test
+  void embeddingSequenceIntoConvolution1DMatchesDl4j() {
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new EmbeddingSequenceLayer.Builder().nIn(6).nOut(3).inputLength(7).hasBias(true)
+            .activation(Activation.IDENTITY).build())
+        .layer(new Convolution1DLayer.Builder(3).nIn(3).nOut(4).activation(Activation.TANH)
+            .convolutionMode(ConvolutionMode.Same).build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.AVG).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(4).nOut(3).activation(Activation.SOFTMAX).build())
+        .build());
+    assertMatchesDl4j(net, indices(3, 10, 7, 6, DataType.DOUBLE), labels(4, 10, 3), DOUBLE_TOLERANCE);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ConvolutionMode.class, names = {"Same", "Truncate", "Causal"})
+  void convolution1DStridesDilationsPaddingAndParameterFreeLayersMatchDl4j(ConvolutionMode mode) {
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new Convolution1DLayer.Builder(3).nIn(2).nOut(3).dilation(2)
+            .padding(mode == ConvolutionMode.Truncate ? 1 : 0).convolutionMode(mode).activation(Activation.ELU)
+            .build())
+        .layer(new Subsampling1DLayer.Builder(PoolingType.MAX).kernelSize(2).stride(1).build())
+        .layer(new ZeroPadding1DLayer.Builder(1, 2).build())
+        .layer(new Cropping1D.Builder(1, 0).build())
+        .layer(new Upsampling1D.Builder(2).build())
+        .layer(new Convolution1DLayer.Builder(2).nIn(3).nOut(4).stride(2).hasBias(false).convolutionMode(
+            mode == ConvolutionMode.Causal ? ConvolutionMode.Causal : ConvolutionMode.Truncate)
+            .activation(Activation.TANH).build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.MAX).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(4).nOut(3).activation(Activation.SOFTMAX).build())
+        .build());
+    assertMatchesDl4j(net, TinyNetworks.features(5, 9, 2, 11), labels(6, 9, 3), DOUBLE_TOLERANCE);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Convolution3D.DataFormat.class)
+  void convolution3DMatchesDl4j(Convolution3D.DataFormat format) {
+    boolean ncdhw = format == Convolution3D.DataFormat.NCDHW;
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new Convolution3D.Builder().kernelSize(2, 2, 2).nIn(2).nOut(3).dataFormat(format)
+            .convolutionMode(ConvolutionMode.Same).activation(Activation.TANH).build())
+        .layer(new Convolution3D.Builder().kernelSize(2, 1, 2).stride(2, 1, 1).dilation(1, 2, 1).padding(1, 0, 0)
+            .nIn(3).nOut(2).dataFormat(format).convolutionMode(ConvolutionMode.Truncate)
+            .activation(Activation.SOFTPLUS).build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.AVG).poolingDimensions(ncdhw ? new int[] {2, 3, 4}
+            : new int[] {1, 2, 3}).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(2).nOut(2).activation(Activation.SOFTMAX).build())
+        .build());
+    INDArray x = ncdhw ? TinyNetworks.features(7, 8, 2, 4, 5, 3) : TinyNetworks.features(7, 8, 4, 5, 3, 2);
+    assertMatchesDl4j(net, x, labels(8, 8, 2), DOUBLE_TOLERANCE);
+  }
+
+  @Test
+  void convolution3DWithSubsamplingMatchesDl4j() {
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new Convolution3D.Builder().kernelSize(2, 2, 2).nOut(3).activation(Activation.TANH).build())
+        .layer(new Subsampling3DLayer.Builder(PoolingType.MAX).kernelSize(2, 2, 1).stride(1, 1, 1).build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.AVG).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(2).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.convolutional3D(4, 4, 3, 2)).build());
+    assertMatchesDl4j(net, TinyNetworks.features(9, 8, 2, 4, 4, 3), labels(10, 8, 2), DOUBLE_TOLERANCE);
+  }
+
+  @ParameterizedTest
+  @EnumSource(CNN2DFormat.class)
+  void depthwiseSeparableAndTransposedConvolutionsMatchDl4j(CNN2DFormat format) {
+    for (ConvolutionMode mode : new ConvolutionMode[] {ConvolutionMode.Truncate, ConvolutionMode.Same}) {
+      MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+          .layer(new DepthwiseConvolution2D.Builder(3, 2).depthMultiplier(2).nOut(4).stride(1, 2).dilation(1, 1)
+              .padding(mode == ConvolutionMode.Same ? 0 : 1, 0).convolutionMode(mode).dataFormat(format).activation(Activation.TANH).build())
+          .layer(new SeparableConvolution2D.Builder(2, 2).depthMultiplier(2).nOut(3).dilation(2, 1)
+              .convolutionMode(mode).dataFormat(format).activation(Activation.ELU).build())
+          .layer(new Deconvolution2D.Builder(2, 3).nOut(2).stride(2, 1)
+              .padding(0, mode == ConvolutionMode.Same ? 0 : 1).convolutionMode(mode)
+              .dataFormat(format).activation(Activation.SIGMOID).build())
+          .layer(new Upsampling2D.Builder(2).build())
+          .layer(new ZeroPaddingLayer.Builder(1, 0, 0, 1).dataFormat(format).build())
+          .layer(new Cropping2D.Builder(0, 1, 1, 0).dataFormat(format).build())
+          .layer(new GlobalPoolingLayer.Builder(PoolingType.AVG).poolingDimensions(
+              format == CNN2DFormat.NCHW ? new int[] {2, 3} : new int[] {1, 2}).build())
+          .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(2).nOut(2).activation(Activation.SOFTMAX).build())
+          .setInputType(InputType.convolutional(7, 6, 2, format)).build());
+      INDArray x = format == CNN2DFormat.NCHW ? TinyNetworks.features(11, 8, 2, 7, 6)
+          : TinyNetworks.features(11, 8, 7, 6, 2);
+      assertMatchesDl4j(net, x, labels(12, 8, 2), DOUBLE_TOLERANCE);
+    }
+  }
+
+  @Test
+  void preluAfterDenseAndConvolutionMatchesDl4j() {
+    MultiLayerNetwork dense = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new DenseLayer.Builder().nOut(5).activation(Activation.IDENTITY).build())
+        .layer(new PReLULayer.Builder().inputShape(5).weightInit(new UniformDistribution(0.1, 0.4)).build())
+        .layer(new OutputLayer.Builder(LossFunction.MSE).nOut(2).activation(Activation.IDENTITY).build())
+        .setInputType(InputType.feedForward(4)).build());
+    assertMatchesDl4j(dense, TinyNetworks.features(13, 9, 4), TinyNetworks.labels(14, 9, 2, false),
+        DOUBLE_TOLERANCE);
+    MultiLayerNetwork conv = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new ConvolutionLayer.Builder(2, 2).nOut(3).activation(Activation.IDENTITY).build())
+        .layer(new PReLULayer.Builder().inputShape(3, 4, 4).weightInit(new UniformDistribution(0.1, 0.4)).build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.MAX).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(2).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.convolutional(5, 5, 2)).build());
+    assertMatchesDl4j(conv, TinyNetworks.features(15, 9, 2, 5, 5), labels(16, 9, 2), DOUBLE_TOLERANCE);
+  }
+
+  @Test
+  void denseWithLayerNormMatchesDl4jAndLeavesTheFusedPath() {
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new DenseLayer.Builder().nOut(5).hasLayerNorm(true).activation(Activation.TANH).build())
+        .layer(new DenseLayer.Builder().nOut(4).hasLayerNorm(true).hasBias(false).activation(Activation.RELU)
+            .build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.feedForward(6)).build());
+    assertThat(PerExampleClipper.of(net).isFused()).isFalse();
+    assertMatchesDl4j(net, TinyNetworks.features(17, 10, 6), labels(18, 10, 3), DOUBLE_TOLERANCE);
+  }
+
+  @Test
+  void frozenConvolutionVariantsPassErrorsBack() {
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new Convolution1DLayer.Builder(2).nIn(2).nOut(3).activation(Activation.TANH).build())
+        .layer(new FrozenLayerWithBackprop(new Convolution1DLayer.Builder(2).nIn(3).nOut(3)
+            .activation(Activation.SIGMOID).build()))
+        .layer(new FrozenLayerWithBackprop(new PReLULayer.Builder().inputShape(3, 7).build()))
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.AVG).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(3).nOut(2).activation(Activation.SOFTMAX).build())
+        .build());
+    assertMatchesDl4j(net, TinyNetworks.features(19, 8, 2, 9), labels(20, 8, 2), DOUBLE_TOLERANCE);
+  }
+
+  @Test
+  void floatEmbeddingAndConvolution1DMatchDl4j() {
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.FLOAT)
+        .layer(new EmbeddingSequenceLayer.Builder().nIn(8).nOut(4).inputLength(9).build())
+        .layer(new Convolution1DLayer.Builder(3).nIn(4).nOut(5).activation(Activation.RELU).build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.MAX).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(5).nOut(3).activation(Activation.SOFTMAX).build())
+        .build());
+    assertMatchesDl4j(net, indices(21, 12, 9, 8, DataType.FLOAT), labels(22, 12, 3).castTo(DataType.FLOAT),
+        FLOAT_TOLERANCE);
+  }
+}
