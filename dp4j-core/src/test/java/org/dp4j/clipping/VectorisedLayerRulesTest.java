@@ -294,4 +294,87 @@ class VectorisedLayerRulesTest {
     assertMatchesDl4j(net, indices(21, 12, 9, 8, DataType.FLOAT), labels(22, 12, 3).castTo(DataType.FLOAT),
         FLOAT_TOLERANCE);
   }
+
+  @Test
+  void embeddingConvolution1DAndDepthwiseBranchesInAComputationGraphMatchDl4j() {
+    ComputationGraph graph = TinyGraphs.init(TinyGraphs.builder().addInputs("tokens")
+        .addLayer("embed", new EmbeddingSequenceLayer.Builder().nIn(7).nOut(3).inputLength(8)
+            .activation(Activation.IDENTITY).build(), "tokens")
+        .addLayer("conv", new Convolution1DLayer.Builder(3).nIn(3).nOut(4).dilation(2)
+            .convolutionMode(ConvolutionMode.Causal).activation(Activation.TANH).build(), "embed")
+        .addLayer("prelu", new PReLULayer.Builder().inputShape(4, 8)
+            .weightInit(new UniformDistribution(0.1, 0.4)).build(), "conv")
+        .addLayer("pool", new GlobalPoolingLayer.Builder(PoolingType.AVG).build(), "prelu")
+        .addLayer("dense", new DenseLayer.Builder().nIn(4).nOut(4).hasLayerNorm(true)
+            .activation(Activation.SOFTPLUS).build(), "pool")
+        .addLayer("out", new OutputLayer.Builder(LossFunction.MCXENT).nIn(4).nOut(3)
+            .activation(Activation.SOFTMAX).build(), "dense")
+        .setOutputs("out").build());
+    assertMatchesDl4j(graph, indices(23, 10, 8, 7, DataType.DOUBLE), labels(24, 10, 3), DOUBLE_TOLERANCE);
+  }
+
+  /**
+   * A padded batch: the feature mask of an embedding sequence, set through {@link PerExampleLayer#setInputMask},
+   * zeroes the padded steps' outputs and errors, as DL4J's masked batch-of-one gradients do (sum pooling above it
+   * reads zeros at padded steps either way).
+   */
+  @Test
+  void maskedEmbeddingSequenceMatchesDl4jWithTheFeatureMask() {
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new EmbeddingSequenceLayer.Builder().nIn(5).nOut(3).inputLength(6).activation(Activation.TANH)
+            .build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.SUM).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(3).nOut(2).activation(Activation.SOFTMAX).build())
+        .build());
+    int n = 7;
+    INDArray x = indices(25, n, 6, 5, DataType.DOUBLE);
+    INDArray y = labels(26, n, 2);
+    INDArray mask = Nd4j.ones(DataType.DOUBLE, n, 6);
+    for (int i = 0; i < n; i++) {
+      for (int t = 6 - i % 4; t < 6; t++) {
+        mask.putScalar(i, t, 0.0);     // example i has 6 − (i mod 4) real steps
+      }
+    }
+    INDArray exact = Nd4j.create(DataType.DOUBLE, n, net.numParams());
+    for (int i = 0; i < n; i++) {
+      net.setInput(x.getRow(i, true).dup());
+      net.setLabels(y.getRow(i, true).dup());
+      net.setLayerMaskArrays(mask.getRow(i, true).dup(), null);
+      net.computeGradientAndScore();
+      exact.getRow(i).assign(net.gradient().gradient().reshape(net.numParams()));
+    }
+    net.clearLayerMaskArrays();
+
+    java.util.List<PerExampleLayer> rules = LayerRules.forNetwork(net, ConvolutionGradients.CHUNK_ELEMENTS,
+        ConvolutionNorms.BY_COST);
+    rules.get(0).setInputMask(mask);
+    INDArray activation = x;
+    for (PerExampleLayer rule : rules) {
+      activation = rule.forward(activation);
+    }
+    INDArray error = rules.get(2).backwardFromLabels(y, null, true);
+    error = rules.get(1).backward(error, true);
+    rules.get(0).backward(error, false);
+    INDArray squaredNorms = rules.get(0).squaredNorms().add(rules.get(2).squaredNorms());
+    INDArray exactSquaredNorms = exact.mul(exact).sum(1).reshape(n, 1);
+    assertThat(squaredNorms.sub(exactSquaredNorms).amaxNumber().doubleValue()
+        / exactSquaredNorms.amaxNumber().doubleValue()).isLessThanOrEqualTo(DOUBLE_TOLERANCE);
+
+    // The sum with per-example weights c_i = i + 1 against Σ_i c_i g_i from DL4J.
+    INDArray scale = Nd4j.arange(1, n + 1).castTo(DataType.DOUBLE).reshape(n, 1);
+    INDArray sum = Nd4j.create(DataType.DOUBLE, 1, net.numParams());
+    long[] bounds = ExactPerExampleGradients.layerBounds(net);
+    for (int l : new int[] {0, 2}) {
+      INDArray slice = sum.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
+          org.nd4j.linalg.indexing.NDArrayIndex.interval(bounds[l], bounds[l + 1]));
+      rules.get(l).writeScaledSum(scale, net.getLayer(l).conf().getLayer().initializer()
+          .getGradientsFromFlattened(net.getLayer(l).conf(), slice));
+    }
+    INDArray exactSum = exact.mulColumnVector(scale).sum(true, 0);
+    assertThat(sum.sub(exactSum).amaxNumber().doubleValue() / exactSum.amaxNumber().doubleValue())
+        .isLessThanOrEqualTo(DOUBLE_TOLERANCE);
+    // Padding changes the gradients: the mask is not a no-op here.
+    assertThat(exact.getRow(1).sub(ExactPerExampleGradients.perExample(net, x, y).getRow(1))
+        .amaxNumber().doubleValue()).isGreaterThan(1e-6);
+  }
 }
