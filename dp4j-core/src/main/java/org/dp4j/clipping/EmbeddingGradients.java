@@ -9,7 +9,6 @@ import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
 import org.deeplearning4j.nn.conf.layers.FeedForwardLayer;
 import org.deeplearning4j.nn.params.DefaultParamInitializer;
 import org.nd4j.linalg.activations.IActivation;
-import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate;
 import org.nd4j.linalg.factory.Nd4j;
@@ -115,30 +114,19 @@ final class EmbeddingGradients implements PerExampleLayer {
 
   @Override
   public INDArray squaredNorms() {
-    long n = delta.size(0);
     long steps = delta.size(1);
-    INDArray result = Nd4j.create(delta.dataType(), n, 1);
-    long chunk = Math.max(1, Math.min(n, chunkElements / Math.max(1, 2 * steps * steps)));
-    for (long start = 0; start < n; start += chunk) {
-      long end = Math.min(n, start + chunk);
-      try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager()
-          .getAndActivateWorkspace(PerExampleClipper.WORKSPACE, CHUNK_WORKSPACE_ID)) {
-        INDArray d = delta.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
-        INDArray idx = indices.get(NDArrayIndex.interval(start, end), NDArrayIndex.all());
-        long m = end - start;
-        // Gram of the errors [m, T, T] masked by [idx_t = idx_s].
-        INDArray gram = Nd4j.matmul(d, d, false, true, false);
-        INDArray same = idx.reshape('c', m, steps, 1).broadcast(m, steps, steps)
-            .eq(idx.reshape('c', m, 1, steps).broadcast(m, steps, steps)).castTo(gram.dataType());
-        result.get(NDArrayIndex.interval(start, end), NDArrayIndex.all())
-            .assign(gram.muli(same).sum(1, 2).reshape(m, 1));
-      }
-    }
-    if (hasBias) {
-      INDArray biasSq = delta.sum(1).norm2(1);
-      result.addi(biasSq.muli(biasSq).reshape(n, 1));
-    }
-    return result;
+    INDArray result = ExampleChunks.squaredNorms(delta.dataType(), delta.size(0), 2 * steps * steps, chunkElements,
+        CHUNK_WORKSPACE_ID, (start, end) -> {
+          INDArray d = delta.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
+          INDArray idx = indices.get(NDArrayIndex.interval(start, end), NDArrayIndex.all());
+          long m = end - start;
+          // Gram of the errors [m, T, T] masked by [idx_t = idx_s].
+          INDArray gram = Nd4j.matmul(d, d, false, true, false);
+          INDArray same = idx.reshape('c', m, steps, 1).broadcast(m, steps, steps)
+              .eq(idx.reshape('c', m, 1, steps).broadcast(m, steps, steps)).castTo(gram.dataType());
+          return gram.muli(same).sum(1, 2);
+        });
+    return hasBias ? ExampleChunks.addRowSquaredNorms(result, delta.sum(1)) : result;
   }
 
   @Override

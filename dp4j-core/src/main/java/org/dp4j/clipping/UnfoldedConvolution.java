@@ -8,7 +8,6 @@ import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.activations.IActivation;
 import org.nd4j.linalg.activations.impl.ActivationIdentity;
-import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -94,22 +93,10 @@ abstract class UnfoldedConvolution implements PerExampleLayer {
   @Override
   public INDArray squaredNorms() {
     long n = delta.size(0);
-    long chunk = Math.max(1, Math.min(n, chunkElements / Math.max(1, elementsPerExample())));
-    INDArray result = Nd4j.create(delta.dataType(), n, 1);
-    for (long start = 0; start < n; start += chunk) {
-      long end = Math.min(n, start + chunk);
-      // A nested workspace reused by every chunk bounds the memory of the patches and products.
-      try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager()
-          .getAndActivateWorkspace(PerExampleClipper.WORKSPACE, CHUNK_WORKSPACE_ID)) {
-        result.get(NDArrayIndex.interval(start, end), NDArrayIndex.all())
-            .assign(weightSquaredNorms(start, end).reshape(end - start, 1));
-      }
-    }
-    if (conf.hasBias()) {
-      INDArray biasSq = delta.reshape('c', n, delta.size(1), -1).sum(2).norm2(1);
-      result.addi(biasSq.muli(biasSq).reshape(n, 1));
-    }
-    return result;
+    INDArray result = ExampleChunks.squaredNorms(delta.dataType(), n, elementsPerExample(), chunkElements,
+        CHUNK_WORKSPACE_ID, this::weightSquaredNorms);
+    return conf.hasBias() ? ExampleChunks.addRowSquaredNorms(result, delta.reshape('c', n, delta.size(1), -1).sum(2))
+        : result;
   }
 
   /** Examples [start, end) of a channels-first array. */
