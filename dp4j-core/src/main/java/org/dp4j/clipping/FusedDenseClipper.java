@@ -97,7 +97,8 @@ final class FusedDenseClipper {
 
   /**
    * The fast path for {@code net} if every layer is a trainable {@code DenseLayer} (the last an
-   * {@code OutputLayer}) without dropout or input preprocessors; empty otherwise (the generic path then applies).
+   * {@code OutputLayer}) without dropout, layer normalisation or input preprocessors; empty otherwise (the generic
+   * path then applies).
    * The network has already passed {@link LayerRules}.
    */
   static Optional<FusedDenseClipper> forNetwork(MultiLayerNetwork net) {
