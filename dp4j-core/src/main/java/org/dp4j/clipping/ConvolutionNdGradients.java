@@ -1,14 +1,18 @@
 package org.dp4j.clipping;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.RNNFormat;
 import org.deeplearning4j.nn.conf.layers.Convolution1DLayer;
 import org.deeplearning4j.nn.conf.layers.Convolution3D;
+import org.deeplearning4j.util.ConvolutionUtils;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * {@code Convolution1DLayer} (NCW or NWC, every {@code ConvolutionMode} including {@code Causal}) and
+ * {@code Convolution1DLayer} (NCW or NWC, every {@code ConvolutionMode} including {@code Causal}, with an optional
+ * feature mask [n, T]) and
  * {@code Convolution3D} (NCDHW or NDHWC): one group of channels, G_i = δ_iᵀX_i with the patches X_i [P, C·Πk]
  * of example i ({@link UnfoldedConvolution}).
  */
@@ -18,6 +22,7 @@ final class ConvolutionNdGradients extends UnfoldedConvolution {
   private final int[] dilation;
   private final int[] padding;
   private final ConvolutionMode mode;
+  private INDArray mask;
 
   private ConvolutionNdGradients(Layer layer, long chunkElements, ConvolutionNorms norms, int[] toChannelsFirst,
       int[] kernel, int[] stride, int[] dilation, int[] padding, ConvolutionMode mode) {
@@ -35,6 +40,19 @@ final class ConvolutionNdGradients extends UnfoldedConvolution {
         conf.getRnnDataFormat() == RNNFormat.NWC ? new int[] {0, 2, 1} : null,
         new int[] {conf.getKernelSize()[0]}, new int[] {conf.getStride()[0]}, new int[] {conf.getDilation()[0]},
         new int[] {conf.getPadding()[0]}, conf.getConvolutionMode());
+  }
+
+  @Override
+  public void setInputMask(INDArray mask) {
+    checkArgument(mask == null || kernel.length == 1, "a feature mask is only supported on a 1-D convolution");
+    this.mask = mask;
+  }
+
+  /** The input mask reduced to the output steps, as DL4J's {@code Convolution1DLayer.feedForwardMaskArray}. */
+  @Override
+  INDArray outputMask() {
+    return mask == null ? null : ConvolutionUtils.cnn1dMaskReduction(mask, kernel[0], stride[0], padding[0],
+        dilation[0], mode);
   }
 
   static ConvolutionNdGradients threeDimensional(Layer layer, long chunkElements, ConvolutionNorms norms) {

@@ -33,7 +33,6 @@ final class EmbeddingGradients implements PerExampleLayer {
   private final boolean hasBias;
   private final long chunkElements;
   private INDArray mask;
-  private INDArray indices;               // [n, T], integer values in the network's data type
   private int[] flatIndices;              // row-major [n·T]
   private INDArray preActivation;
   private INDArray delta;                 // [n, T, nOut]
@@ -58,7 +57,7 @@ final class EmbeddingGradients implements PerExampleLayer {
   public INDArray forward(INDArray input) {
     long n = input.size(0);
     long steps = sequence ? input.size(input.rank() - 1) : 1;
-    indices = input.reshape('c', n, steps).dup('c');
+    INDArray indices = input.reshape('c', n, steps).dup('c');
     flatIndices = indices.data().asInt();
     double lowest = indices.minNumber().doubleValue();
     double highest = indices.maxNumber().doubleValue();
@@ -118,15 +117,30 @@ final class EmbeddingGradients implements PerExampleLayer {
     INDArray result = ExampleChunks.squaredNorms(delta.dataType(), delta.size(0), 2 * steps * steps, chunkElements,
         CHUNK_WORKSPACE_ID, (start, end) -> {
           INDArray d = delta.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
-          INDArray idx = indices.get(NDArrayIndex.interval(start, end), NDArrayIndex.all());
-          long m = end - start;
           // Gram of the errors [m, T, T] masked by [idx_t = idx_s].
           INDArray gram = Nd4j.matmul(d, d, false, true, false);
-          INDArray same = idx.reshape('c', m, steps, 1).broadcast(m, steps, steps)
-              .eq(idx.reshape('c', m, 1, steps).broadcast(m, steps, steps)).castTo(gram.dataType());
-          return gram.muli(same).sum(1, 2);
+          return gram.muli(sameIndex(start, end).castTo(gram.dataType())).sum(1, 2);
         });
     return hasBias ? ExampleChunks.addRowSquaredNorms(result, delta.sum(1)) : result;
+  }
+
+  /**
+   * [idx_t = idx_s] for examples [start, end), [m, T, T], built from the index list (index bookkeeping, no arithmetic
+   * on the errors; ND4J's broadcast comparison costs more than the Gram product itself).
+   */
+  private INDArray sameIndex(long start, long end) {
+    int steps = (int) delta.size(1);
+    int m = (int) (end - start);
+    boolean[] same = new boolean[m * steps * steps];
+    for (int e = 0; e < m; e++) {
+      int row = (int) (start + e) * steps;
+      for (int t = 0; t < steps; t++) {
+        for (int u = 0; u < steps; u++) {
+          same[(e * steps + t) * steps + u] = flatIndices[row + t] == flatIndices[row + u];
+        }
+      }
+    }
+    return Nd4j.createFromArray(same).reshape('c', m, steps, steps);
   }
 
   @Override

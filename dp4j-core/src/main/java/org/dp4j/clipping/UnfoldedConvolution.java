@@ -51,11 +51,30 @@ abstract class UnfoldedConvolution implements PerExampleLayer {
   /** Elements held per example while {@link #weightSquaredNorms} runs (patches, errors, products). */
   abstract long elementsPerExample();
 
+  /**
+   * The mask of the layer's output [n, positions] (channels first), or null: masked outputs are zero and take no part
+   * in any gradient. Only the 1-D convolution has one.
+   */
+  INDArray outputMask() {
+    return null;
+  }
+
   @Override
   public INDArray forward(INDArray in) {
     input = channelsFirst(in);
     preActivation = preActivation(layer, in);
-    return conf.getActivationFn().getActivation(preActivation.dup(), true);
+    return masked(conf.getActivationFn().getActivation(preActivation.dup(), true));
+  }
+
+  /** a ⊙ mask, the mask broadcast over channels (as DL4J's {@code Convolution1DLayer.activate}). */
+  private INDArray masked(INDArray a) {
+    INDArray mask = outputMask();
+    if (mask == null) {
+      return a;
+    }
+    INDArray first = channelsFirst(a).dup('c');
+    first.muli(mask.castTo(first.dataType()).reshape(first.size(0), 1, first.size(2)).broadcast(first.shape()));
+    return toChannelsFirst == null ? first : first.permute(0, 2, 1).dup('c');
   }
 
   /**
@@ -74,8 +93,11 @@ abstract class UnfoldedConvolution implements PerExampleLayer {
   }
 
   @Override
-  public INDArray backward(INDArray error, boolean needInputError) {
-    outputError = error.dup('c');
+  public INDArray backward(INDArray outputError, boolean needInputError) {
+    // With a mask, a masked step's error is zeroed: the true gradient of act(z) ⊙ mask (DL4J's own backprop skips
+    // this, which agrees whenever the layer above passes no error to masked steps, as masked layers do).
+    INDArray error = masked(outputError.dup('c'));
+    this.outputError = error;
     delta = channelsFirst(conf.getActivationFn().backprop(preActivation, error.dup()).getFirst()).dup('c');
     preActivation = null;
     return needInputError ? layer.backpropGradient(error, LayerWorkspaceMgr.noWorkspaces()).getSecond() : null;

@@ -314,18 +314,32 @@ class VectorisedLayerRulesTest {
   }
 
   /**
-   * A padded batch: the feature mask of an embedding sequence, set through {@link PerExampleLayer#setInputMask},
-   * zeroes the padded steps' outputs and errors, as DL4J's masked batch-of-one gradients do (sum pooling above it
-   * reads zeros at padded steps either way).
+   * A padded batch: the feature mask of an embedding sequence (and of the 1-D convolution above it), set through
+   * {@link PerExampleLayer#setInputMask}, zeroes the padded steps' outputs and errors, as DL4J's masked batch-of-one
+   * gradients do (sum pooling above them reads zeros at padded steps either way).
    */
   @Test
-  void maskedEmbeddingSequenceMatchesDl4jWithTheFeatureMask() {
-    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+  void maskedEmbeddingSequenceAndConvolution1DMatchDl4jWithTheFeatureMask() {
+    MultiLayerNetwork embeddingOnly = TinyNetworks.init(base(DataType.DOUBLE)
         .layer(new EmbeddingSequenceLayer.Builder().nIn(5).nOut(3).inputLength(6).activation(Activation.TANH)
             .build())
         .layer(new GlobalPoolingLayer.Builder(PoolingType.SUM).build())
         .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(3).nOut(2).activation(Activation.SOFTMAX).build())
         .build());
+    assertMaskedMatchesDl4j(embeddingOnly, 1);
+    MultiLayerNetwork withConvolution = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new EmbeddingSequenceLayer.Builder().nIn(5).nOut(3).inputLength(6).activation(Activation.TANH)
+            .build())
+        .layer(new Convolution1DLayer.Builder(3).nIn(3).nOut(4).convolutionMode(ConvolutionMode.Same)
+            .activation(Activation.SOFTPLUS).build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.SUM).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(4).nOut(2).activation(Activation.SOFTMAX).build())
+        .build());
+    assertMaskedMatchesDl4j(withConvolution, 2);
+  }
+
+  /** Layers [0, masked) get the feature mask; the rules run by hand, as the clipper runs them. */
+  private static void assertMaskedMatchesDl4j(MultiLayerNetwork net, int masked) {
     int n = 7;
     INDArray x = indices(25, n, 6, 5, DataType.DOUBLE);
     INDArray y = labels(26, n, 2);
@@ -347,29 +361,35 @@ class VectorisedLayerRulesTest {
 
     java.util.List<PerExampleLayer> rules = LayerRules.forNetwork(net, ConvolutionGradients.CHUNK_ELEMENTS,
         ConvolutionNorms.BY_COST);
-    rules.get(0).setInputMask(mask);
     INDArray activation = x;
-    for (PerExampleLayer rule : rules) {
-      activation = rule.forward(activation);
+    for (int l = 0; l < rules.size(); l++) {
+      if (l < masked) {
+        rules.get(l).setInputMask(mask);
+      }
+      activation = rules.get(l).forward(activation);
     }
-    INDArray error = rules.get(2).backwardFromLabels(y, null, true);
-    error = rules.get(1).backward(error, true);
-    rules.get(0).backward(error, false);
-    INDArray squaredNorms = rules.get(0).squaredNorms().add(rules.get(2).squaredNorms());
-    INDArray exactSquaredNorms = exact.mul(exact).sum(1).reshape(n, 1);
-    assertThat(squaredNorms.sub(exactSquaredNorms).amaxNumber().doubleValue()
-        / exactSquaredNorms.amaxNumber().doubleValue()).isLessThanOrEqualTo(DOUBLE_TOLERANCE);
-
-    // The sum with per-example weights c_i = i + 1 against Σ_i c_i g_i from DL4J.
+    int last = rules.size() - 1;
+    INDArray error = rules.get(last).backwardFromLabels(y, null, true);
+    for (int l = last - 1; l >= 0; l--) {
+      error = rules.get(l).backward(error, l > 0);
+    }
+    // Norms, and the sum with per-example weights c_i = i + 1 against Σ_i c_i g_i from DL4J.
+    INDArray squaredNorms = Nd4j.zeros(DataType.DOUBLE, n, 1);
     INDArray scale = Nd4j.arange(1, n + 1).castTo(DataType.DOUBLE).reshape(n, 1);
     INDArray sum = Nd4j.create(DataType.DOUBLE, 1, net.numParams());
     long[] bounds = ExactPerExampleGradients.layerBounds(net);
-    for (int l : new int[] {0, 2}) {
-      INDArray slice = sum.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
-          org.nd4j.linalg.indexing.NDArrayIndex.interval(bounds[l], bounds[l + 1]));
-      rules.get(l).writeScaledSum(scale, net.getLayer(l).conf().getLayer().initializer()
-          .getGradientsFromFlattened(net.getLayer(l).conf(), slice));
+    for (int l = 0; l <= last; l++) {
+      if (rules.get(l).hasParams()) {
+        squaredNorms.addi(rules.get(l).squaredNorms());
+        INDArray slice = sum.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
+            org.nd4j.linalg.indexing.NDArrayIndex.interval(bounds[l], bounds[l + 1]));
+        rules.get(l).writeScaledSum(scale, net.getLayer(l).conf().getLayer().initializer()
+            .getGradientsFromFlattened(net.getLayer(l).conf(), slice));
+      }
     }
+    INDArray exactSquaredNorms = exact.mul(exact).sum(1).reshape(n, 1);
+    assertThat(squaredNorms.sub(exactSquaredNorms).amaxNumber().doubleValue()
+        / exactSquaredNorms.amaxNumber().doubleValue()).isLessThanOrEqualTo(DOUBLE_TOLERANCE);
     INDArray exactSum = exact.mulColumnVector(scale).sum(true, 0);
     assertThat(sum.sub(exactSum).amaxNumber().doubleValue() / exactSum.amaxNumber().doubleValue())
         .isLessThanOrEqualTo(DOUBLE_TOLERANCE);

@@ -42,7 +42,8 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  * interleaved in blocks of 10 runs in one process; prints min / p10 / median ms and the ratios.
  *
  * <pre>
- * OMP_NUM_THREADS=1 java -cp dp4j-samples/target/dp4j.jar org.dp4j.samples.bench.LayerRulesBenchmark [--rounds 10]
+ * OMP_NUM_THREADS=1 java -cp dp4j-samples/target/dp4j.jar org.dp4j.samples.bench.LayerRulesBenchmark \
+ *     [--rounds 10] [--only embedding,embedding-sequence,conv1d,conv3d,depthwise,separable,deconv2d,prelu,layernorm]
  * </pre>
  */
 public final class LayerRulesBenchmark {
@@ -55,7 +56,16 @@ public final class LayerRulesBenchmark {
   private record Model(String name, List<Layer> layers, long[] inputShape, int vocabulary) {}
 
   public static void main(String[] args) {
-    int rounds = args.length == 2 && args[0].equals("--rounds") ? Integer.parseInt(args[1]) : 10;
+    int rounds = 10;
+    List<String> only = List.of();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      switch (args[i]) {
+        case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+        case "--only" -> only = List.of(args[i + 1].split(","));
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]
+            + "; usage: [--rounds R] [--only embedding,conv1d,...]");
+      }
+    }
     Nd4j.getEnvironment().setMaxThreads(1);
     Nd4j.getEnvironment().setMaxMasterThreads(1);
     Nd4j.factory().blas().setMaxThreads(1);
@@ -81,7 +91,9 @@ public final class LayerRulesBenchmark {
             .activation(Activation.RELU).build()), new long[] {BATCH, 784}, 0));
     List<Measurement> rows = new ArrayList<>();
     for (Model model : models) {
-      rows.addAll(measure(model, rounds));
+      if (only.isEmpty() || only.contains(model.name())) {
+        rows.addAll(measure(model, rounds));
+      }
     }
     print(rows);
   }
