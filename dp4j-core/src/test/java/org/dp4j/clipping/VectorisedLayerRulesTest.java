@@ -79,8 +79,13 @@ class VectorisedLayerRulesTest {
   }
 
   static void assertMatchesDl4j(MultiLayerNetwork net, INDArray x, INDArray y, double tolerance) {
+    assertMatchesDl4j(net, x, y, tolerance, mode -> PerExampleClipper.of(net, mode));
+  }
+
+  static void assertMatchesDl4j(MultiLayerNetwork net, INDArray x, INDArray y, double tolerance,
+      java.util.function.Function<ClippingMode, PerExampleClipper> clippers) {
     for (ClippingMode mode : ClippingMode.values()) {
-      PerExampleClipper clipper = PerExampleClipper.of(net, mode);
+      PerExampleClipper clipper = clippers.apply(mode);
       double[] exactNorms = ExactPerExampleGradients.clippedSum(net, x, y, 1.0, ClippingMode.FLAT)
           .perExampleNorms();
       double clip = median(exactNorms);
@@ -186,11 +191,9 @@ class VectorisedLayerRulesTest {
     assertMatchesDl4j(net, TinyNetworks.features(5, 9, 2, 11), labels(6, 9, 3), DOUBLE_TOLERANCE);
   }
 
-  @ParameterizedTest
-  @EnumSource(Convolution3D.DataFormat.class)
-  void convolution3DMatchesDl4j(Convolution3D.DataFormat format) {
+  static MultiLayerNetwork convolution3D(Convolution3D.DataFormat format) {
     boolean ncdhw = format == Convolution3D.DataFormat.NCDHW;
-    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+    return TinyNetworks.init(base(DataType.DOUBLE)
         .layer(new Convolution3D.Builder().kernelSize(2, 2, 2).nIn(2).nOut(3).dataFormat(format)
             .convolutionMode(ConvolutionMode.Same).activation(Activation.TANH).build())
         .layer(new Convolution3D.Builder().kernelSize(2, 1, 2).stride(2, 1, 1).dilation(1, 2, 1).padding(1, 0, 0)
@@ -200,8 +203,17 @@ class VectorisedLayerRulesTest {
             : new int[] {1, 2, 3}).build())
         .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(2).nOut(2).activation(Activation.SOFTMAX).build())
         .build());
-    INDArray x = ncdhw ? TinyNetworks.features(7, 8, 2, 4, 5, 3) : TinyNetworks.features(7, 8, 4, 5, 3, 2);
-    assertMatchesDl4j(net, x, labels(8, 8, 2), DOUBLE_TOLERANCE);
+  }
+
+  private static INDArray volumes(Convolution3D.DataFormat format) {
+    return format == Convolution3D.DataFormat.NCDHW ? TinyNetworks.features(7, 8, 2, 4, 5, 3)
+        : TinyNetworks.features(7, 8, 4, 5, 3, 2);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Convolution3D.DataFormat.class)
+  void convolution3DMatchesDl4j(Convolution3D.DataFormat format) {
+    assertMatchesDl4j(convolution3D(format), volumes(format), labels(8, 8, 2), DOUBLE_TOLERANCE);
   }
 
   @Test
@@ -215,28 +227,50 @@ class VectorisedLayerRulesTest {
     assertMatchesDl4j(net, TinyNetworks.features(9, 8, 2, 4, 4, 3), labels(10, 8, 2), DOUBLE_TOLERANCE);
   }
 
+  /** Depthwise → separable → transposed convolution → upsampling → zero padding → cropping → pooling → softmax. */
+  static MultiLayerNetwork depthwiseSeparableTransposed(CNN2DFormat format, ConvolutionMode mode) {
+    return TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new DepthwiseConvolution2D.Builder(3, 2).depthMultiplier(2).nOut(4).stride(1, 2).dilation(1, 1)
+            .padding(mode == ConvolutionMode.Same ? 0 : 1, 0).convolutionMode(mode)
+            .dataFormat(format).activation(Activation.TANH).build())
+        .layer(new SeparableConvolution2D.Builder(2, 2).depthMultiplier(2).nOut(3).dilation(2, 1)
+            .convolutionMode(mode).dataFormat(format).activation(Activation.ELU).build())
+        .layer(new Deconvolution2D.Builder(2, 3).nOut(2).stride(2, 1)
+            .padding(0, mode == ConvolutionMode.Same ? 0 : 1).convolutionMode(mode)
+            .dataFormat(format).activation(Activation.SIGMOID).build())
+        .layer(new Upsampling2D.Builder(2).build())
+        .layer(new ZeroPaddingLayer.Builder(1, 0, 0, 1).dataFormat(format).build())
+        .layer(new Cropping2D.Builder(0, 1, 1, 0).dataFormat(format).build())
+        .layer(new GlobalPoolingLayer.Builder(PoolingType.AVG).poolingDimensions(
+            format == CNN2DFormat.NCHW ? new int[] {2, 3} : new int[] {1, 2}).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(2).nOut(2).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.convolutional(7, 6, 2, format)).build());
+  }
+
+  private static INDArray images(CNN2DFormat format) {
+    return format == CNN2DFormat.NCHW ? TinyNetworks.features(11, 8, 2, 7, 6) : TinyNetworks.features(11, 8, 7, 6, 2);
+  }
+
   @ParameterizedTest
   @EnumSource(CNN2DFormat.class)
   void depthwiseSeparableAndTransposedConvolutionsMatchDl4j(CNN2DFormat format) {
     for (ConvolutionMode mode : new ConvolutionMode[] {ConvolutionMode.Truncate, ConvolutionMode.Same}) {
-      MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
-          .layer(new DepthwiseConvolution2D.Builder(3, 2).depthMultiplier(2).nOut(4).stride(1, 2).dilation(1, 1)
-              .padding(mode == ConvolutionMode.Same ? 0 : 1, 0).convolutionMode(mode).dataFormat(format).activation(Activation.TANH).build())
-          .layer(new SeparableConvolution2D.Builder(2, 2).depthMultiplier(2).nOut(3).dilation(2, 1)
-              .convolutionMode(mode).dataFormat(format).activation(Activation.ELU).build())
-          .layer(new Deconvolution2D.Builder(2, 3).nOut(2).stride(2, 1)
-              .padding(0, mode == ConvolutionMode.Same ? 0 : 1).convolutionMode(mode)
-              .dataFormat(format).activation(Activation.SIGMOID).build())
-          .layer(new Upsampling2D.Builder(2).build())
-          .layer(new ZeroPaddingLayer.Builder(1, 0, 0, 1).dataFormat(format).build())
-          .layer(new Cropping2D.Builder(0, 1, 1, 0).dataFormat(format).build())
-          .layer(new GlobalPoolingLayer.Builder(PoolingType.AVG).poolingDimensions(
-              format == CNN2DFormat.NCHW ? new int[] {2, 3} : new int[] {1, 2}).build())
-          .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(2).nOut(2).activation(Activation.SOFTMAX).build())
-          .setInputType(InputType.convolutional(7, 6, 2, format)).build());
-      INDArray x = format == CNN2DFormat.NCHW ? TinyNetworks.features(11, 8, 2, 7, 6)
-          : TinyNetworks.features(11, 8, 7, 6, 2);
-      assertMatchesDl4j(net, x, labels(12, 8, 2), DOUBLE_TOLERANCE);
+      assertMatchesDl4j(depthwiseSeparableTransposed(format, mode), images(format), labels(12, 8, 2),
+          DOUBLE_TOLERANCE);
+    }
+  }
+
+  /** Both norm forms (per-example gradients and Gram matrices), in chunks of the whole batch and of one example. */
+  @ParameterizedTest
+  @EnumSource(ConvolutionNorms.class)
+  void everyNormFormAndChunkSizeMatchesDl4j(ConvolutionNorms norms) {
+    MultiLayerNetwork net = depthwiseSeparableTransposed(CNN2DFormat.NCHW, ConvolutionMode.Truncate);
+    MultiLayerNetwork conv3d = convolution3D(Convolution3D.DataFormat.NCDHW);
+    for (long chunk : new long[] {ConvolutionGradients.CHUNK_ELEMENTS, 1}) {
+      assertMatchesDl4j(net, images(CNN2DFormat.NCHW), labels(12, 8, 2), DOUBLE_TOLERANCE,
+          mode -> PerExampleClipper.of(net, mode, chunk, norms));
+      assertMatchesDl4j(conv3d, volumes(Convolution3D.DataFormat.NCDHW), labels(8, 8, 2), DOUBLE_TOLERANCE,
+          mode -> PerExampleClipper.of(conv3d, mode, chunk, norms));
     }
   }
 
