@@ -50,11 +50,11 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  * The vectorised rules for embeddings, PReLU, layer norm and the convolution variants against DL4J's own gradients
  * computed one example at a time ({@link ExactPerExampleGradients}, an independent code path): per-example norms,
  * the clipped sum at a clip norm that clips about half of the examples, and the unclipped sum, to 1e-10 relative in
- * double precision (1e-5 in float).
+ * double precision (1e-6 in float).
  */
 class VectorisedLayerRulesTest {
   private static final double DOUBLE_TOLERANCE = 1e-10;
-  private static final double FLOAT_TOLERANCE = 1e-5;
+  private static final double FLOAT_TOLERANCE = 1e-6;
 
   @BeforeAll
   static void doublePrecision() {
