@@ -97,7 +97,8 @@ final class FusedDenseClipper {
 
   /**
    * The fast path for {@code net} if every layer is a trainable {@code DenseLayer} (the last an
-   * {@code OutputLayer}) without dropout or input preprocessors; empty otherwise (the generic path then applies).
+   * {@code OutputLayer}) without dropout, layer normalisation or input preprocessors; empty otherwise (the generic
+   * path then applies).
    * The network has already passed {@link LayerRules}.
    */
   static Optional<FusedDenseClipper> forNetwork(MultiLayerNetwork net) {
@@ -110,6 +111,7 @@ final class FusedDenseClipper {
       Class<?> expected = i == count - 1 ? OutputLayer.class : DenseLayer.class;
       // A frozen layer's conf() is its inner layer's: check the layer object (frozen layers take the generic path).
       if (conf.getClass() != expected || LayerRules.isFrozen(layer) || conf.getIDropout() != null
+          || conf instanceof DenseLayer && ((DenseLayer) conf).hasLayerNorm()
           || net.getLayerWiseConfigurations().getInputPreProcess(i) != null) {
         return Optional.empty();
       }

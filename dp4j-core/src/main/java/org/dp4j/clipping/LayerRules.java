@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.CNN2DFormat;
 import org.deeplearning4j.nn.conf.GradientNormalization;
@@ -12,6 +13,29 @@ import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.Convolution1D;
+import org.deeplearning4j.nn.conf.layers.Convolution1DLayer;
+import org.deeplearning4j.nn.conf.layers.Convolution3D;
+import org.deeplearning4j.nn.conf.layers.Deconvolution2D;
+import org.deeplearning4j.nn.conf.layers.DepthwiseConvolution2D;
+import org.deeplearning4j.nn.conf.layers.EmbeddingLayer;
+import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
+import org.deeplearning4j.nn.conf.layers.PReLULayer;
+import org.deeplearning4j.nn.conf.layers.Pooling1D;
+import org.deeplearning4j.nn.conf.layers.Pooling2D;
+import org.deeplearning4j.nn.conf.layers.SeparableConvolution2D;
+import org.deeplearning4j.nn.conf.layers.SpaceToDepthLayer;
+import org.deeplearning4j.nn.conf.layers.Subsampling1DLayer;
+import org.deeplearning4j.nn.conf.layers.Subsampling3DLayer;
+import org.deeplearning4j.nn.conf.layers.Upsampling1D;
+import org.deeplearning4j.nn.conf.layers.Upsampling2D;
+import org.deeplearning4j.nn.conf.layers.Upsampling3D;
+import org.deeplearning4j.nn.conf.layers.ZeroPadding1DLayer;
+import org.deeplearning4j.nn.conf.layers.ZeroPadding3DLayer;
+import org.deeplearning4j.nn.conf.layers.ZeroPaddingLayer;
+import org.deeplearning4j.nn.conf.layers.convolutional.Cropping1D;
+import org.deeplearning4j.nn.conf.layers.convolutional.Cropping2D;
+import org.deeplearning4j.nn.conf.layers.convolutional.Cropping3D;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.DropoutLayer;
 import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
@@ -27,13 +51,28 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 
 /**
  * Which DL4J layers have a per-example gradient rule, and the refusal (naming the layer and what to use instead)
- * for those that do not. Exact classes are matched: subclasses such as {@code Convolution1DLayer} or
- * {@code Deconvolution2D} compute different gradients and are refused.
+ * for those that do not. Exact classes are matched: a subclass computes different gradients (as
+ * {@code Convolution1DLayer} does from {@code ConvolutionLayer}) and needs its own rule.
  */
 final class LayerRules {
-  private static final String SUPPORTED = "DenseLayer, OutputLayer, LossLayer, ConvolutionLayer (2D, NCHW), "
-      + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer, LocalResponseNormalization, "
+  private static final String SUPPORTED = "DenseLayer (with or without layer norm), OutputLayer, LossLayer, "
+      + "ConvolutionLayer (2D, NCHW), Convolution1DLayer, Convolution3D, DepthwiseConvolution2D, "
+      + "SeparableConvolution2D, Deconvolution2D, EmbeddingLayer, EmbeddingSequenceLayer, PReLULayer, "
+      + "SubsamplingLayer (1D, 2D, 3D), GlobalPoolingLayer, ActivationLayer, DropoutLayer, "
+      + "LocalResponseNormalization, Upsampling1D/2D/3D, ZeroPadding1D/2D/3D, Cropping1D/2D/3D, SpaceToDepthLayer, "
       + "FrozenLayer, FrozenLayerWithBackprop";
+  /**
+   * Parameter-free layers that act on each example alone: DL4J's own batched backprop passes the per-example errors
+   * through them ({@link NoParameterLayer}).
+   */
+  private static final Set<Class<?>> PARAMETER_FREE = Set.of(SubsamplingLayer.class, Pooling2D.class,
+      Subsampling1DLayer.class, Pooling1D.class, Subsampling3DLayer.class, GlobalPoolingLayer.class,
+      ActivationLayer.class, DropoutLayer.class, LocalResponseNormalization.class, Upsampling1D.class,
+      Upsampling2D.class, Upsampling3D.class, ZeroPadding1DLayer.class, ZeroPaddingLayer.class,
+      ZeroPadding3DLayer.class, Cropping1D.class, Cropping2D.class, Cropping3D.class, SpaceToDepthLayer.class);
+  /** Convolutions other than the 2-D one, each with a rule built on {@link UnfoldedConvolution}. */
+  private static final Set<Class<?>> UNFOLDED = Set.of(Convolution1DLayer.class, Convolution1D.class,
+      Convolution3D.class, DepthwiseConvolution2D.class, SeparableConvolution2D.class, Deconvolution2D.class);
 
   private LayerRules() {
   }
@@ -102,12 +141,38 @@ final class LayerRules {
           + "put a DropoutLayer before it instead", where);
       return new ConvolutionGradients(layer, convolutionChunkElements, norms);
     }
-    if (type == SubsamplingLayer.class || type == GlobalPoolingLayer.class || type == ActivationLayer.class
-        || type == DropoutLayer.class || type == LocalResponseNormalization.class) {
+    if (UNFOLDED.contains(type)) {
+      checkArgument(conf.getIDropout() == null, "%s: dropout on a %s's input is not supported; put a DropoutLayer "
+          + "before it instead", where, type.getSimpleName());
+      return unfoldedRule(layer, type, convolutionChunkElements, norms);
+    }
+    if (type == EmbeddingLayer.class || type == EmbeddingSequenceLayer.class) {
+      return new EmbeddingGradients(layer, convolutionChunkElements);
+    }
+    if (type == PReLULayer.class) {
+      checkArgument(conf.getIDropout() == null, "%s: dropout on a PReLULayer's input is not supported; put a "
+          + "DropoutLayer before it instead", where);
+      return new PReLUGradients(layer);
+    }
+    if (PARAMETER_FREE.contains(type)) {
       return new NoParameterLayer(layer);
     }
     throw refused(where, "per-example gradients are not implemented for this layer type; supported: "
         + SUPPORTED);
+  }
+
+  private static PerExampleLayer unfoldedRule(Layer layer, Class<?> type, long chunkElements,
+      ConvolutionNorms norms) {
+    if (type == Convolution3D.class) {
+      return ConvolutionNdGradients.threeDimensional(layer, chunkElements, norms);
+    }
+    if (type == DepthwiseConvolution2D.class || type == SeparableConvolution2D.class) {
+      return new DepthwiseConvolutionGradients(layer, chunkElements, norms);
+    }
+    if (type == Deconvolution2D.class) {
+      return new DeconvolutionGradients(layer, chunkElements, norms);
+    }
+    return ConvolutionNdGradients.oneDimensional(layer, chunkElements, norms);
   }
 
   /**
@@ -130,12 +195,13 @@ final class LayerRules {
         + "would be trained); freeze only layers below the trainable ones", where);
     if (FrozenLayers.passesErrorsBack(layer)) {
       Class<?> type = conf.getClass();
-      checkArgument(type == DenseLayer.class || type == ConvolutionLayer.class || type == SubsamplingLayer.class
-              || type == GlobalPoolingLayer.class || type == ActivationLayer.class || type == DropoutLayer.class
-              || type == LocalResponseNormalization.class,
+      checkArgument(type == DenseLayer.class || type == ConvolutionLayer.class || UNFOLDED.contains(type)
+              || type == PReLULayer.class || PARAMETER_FREE.contains(type),
           "%s: back-propagation through a frozen %s is not supported; supported inside FrozenLayerWithBackprop: "
-              + "DenseLayer, ConvolutionLayer, SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer, "
-              + "LocalResponseNormalization", where, type.getSimpleName());
+              + "DenseLayer, ConvolutionLayer, Convolution1DLayer, Convolution3D, DepthwiseConvolution2D, "
+              + "SeparableConvolution2D, Deconvolution2D, PReLULayer and the parameter-free layers that act on each "
+              + "example alone (pooling, activation, dropout, upsampling, padding, cropping)", where,
+          type.getSimpleName());
     }
     return new NoParameterLayer(layer);
   }
@@ -148,8 +214,6 @@ final class LayerRules {
         where, normalization);
     checkArgument(conf.getWeightNoise() == null, "%s: weight noise (DropConnect) is not supported by "
         + "per-example clipping; use a DropoutLayer instead", where);
-    checkArgument(!(conf instanceof DenseLayer && ((DenseLayer) conf).hasLayerNorm()),
-        "%s: layer normalisation (hasLayerNorm) is not supported by per-example clipping", where);
   }
 
   private static IllegalArgumentException refused(String where, String why) {

@@ -28,9 +28,12 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * clipped sum Σ_i g_i·min(1, C/‖g_i‖) (Abadi et al. 2016, Alg. 1; docs/sampling.md#expected-batch-size) — all in batched matrix
  * operations, with no loop over examples.
  *
- * <p>Supported layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),
- * {@code ConvolutionLayer} (2D, NCHW), {@code SubsamplingLayer}, {@code GlobalPoolingLayer},
- * {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization}, the CNN↔dense input
+ * <p>Supported layers: {@code DenseLayer} (with or without {@code hasLayerNorm}), {@code OutputLayer} (any loss),
+ * {@code LossLayer} (any loss), {@code ConvolutionLayer} (2D, NCHW), {@code Convolution1DLayer},
+ * {@code Convolution3D}, {@code DepthwiseConvolution2D}, {@code SeparableConvolution2D}, {@code Deconvolution2D},
+ * {@code EmbeddingLayer}, {@code EmbeddingSequenceLayer}, {@code PReLULayer}, {@code SubsamplingLayer} (1D, 2D, 3D),
+ * {@code GlobalPoolingLayer}, {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization},
+ * upsampling, zero-padding and cropping layers (1D, 2D, 3D), {@code SpaceToDepthLayer}, the CNN↔dense input
  * preprocessors, and frozen layers ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}: forward only, no part in
  * norms or sums, see {@link FrozenLayers}). {@link GraphPerExampleClipper} applies the same layer rules to a
  * {@code ComputationGraph}. Anything else (notably {@code BatchNormalization}, which mixes examples) is refused when
