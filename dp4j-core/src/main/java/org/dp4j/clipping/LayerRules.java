@@ -5,7 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import java.util.ArrayList;
 import java.util.List;
 import org.deeplearning4j.nn.api.Layer;
-import org.deeplearning4j.nn.conf.CNN2DFormat;
+import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.layers.ActivationLayer;
@@ -31,7 +31,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
  * {@code Deconvolution2D} compute different gradients and are refused.
  */
 final class LayerRules {
-  private static final String SUPPORTED = "DenseLayer, OutputLayer, LossLayer, ConvolutionLayer (2D, NCHW), "
+  private static final String SUPPORTED = "DenseLayer, OutputLayer, LossLayer, ConvolutionLayer (2D, NCHW or NHWC), "
       + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer, LocalResponseNormalization, "
       + "FrozenLayer, FrozenLayerWithBackprop";
 
@@ -96,8 +96,8 @@ final class LayerRules {
     }
     if (type == ConvolutionLayer.class) {
       ConvolutionLayer conv = (ConvolutionLayer) conf;
-      checkArgument(conv.getCnn2dDataFormat() == CNN2DFormat.NCHW,
-          "%s: only the NCHW data format is supported, was %s", where, conv.getCnn2dDataFormat());
+      checkArgument(conv.getConvolutionMode() != ConvolutionMode.Causal,
+          "%s: ConvolutionMode.Causal is only defined for 1-D convolutions", where);
       checkArgument(conf.getIDropout() == null, "%s: dropout on a ConvolutionLayer's input is not supported; "
           + "put a DropoutLayer before it instead", where);
       return new ConvolutionGradients(layer, convolutionChunkElements, norms);

@@ -29,7 +29,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * operations, with no loop over examples.
  *
  * <p>Supported layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),
- * {@code ConvolutionLayer} (2D, NCHW), {@code SubsamplingLayer}, {@code GlobalPoolingLayer},
+ * {@code ConvolutionLayer} (2D, NCHW or NHWC), {@code SubsamplingLayer}, {@code GlobalPoolingLayer},
  * {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization}, the CNN↔dense input
  * preprocessors, and frozen layers ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}: forward only, no part in
  * norms or sums, see {@link FrozenLayers}). {@link GraphPerExampleClipper} applies the same layer rules to a

@@ -1,0 +1,123 @@
+package org.dp4j.clipping;
+
+import org.nd4j.linalg.activations.IActivation;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * One pass of a convolution as im2col + GEMM, with per-example gradient norms and the clipped sum, without DL4J's
+ * layer code: forward z = X·Wᵀ + b over the patch matrix X [n·P, K] of {@link ConvolutionPatches}; backward
+ * δ = σ'(z) ⊙ ε, the input error by the GEMM δ·W folded back (col2im); per-example weight gradients
+ * G_i = δ_iᵀX_i materialised by one batched product when they fit in one chunk (then the clipped sum is the
+ * product cᵀ[G_1 … G_n], no second pass over the patches), else their norms chunk by chunk or by the Gram form
+ * ({@link PatchGradients}) and the sum as one GEMM (c ⊙ δ)ᵀX (Opacus {@code grad_sample/conv.py}; Rochette et al.
+ * 2019). Bias gradients are Σ_p δ_i,p. Shared by every convolution rule (2-D here; 1-D through a reshape, see
+ * {@link ConvolutionPatches}). Weights come in DL4J's layout [out, C, kH, kW].
+ *
+ * <p>Keeps the state of one pass; arrays live in the caller's workspace.
+ */
+final class UnfoldedConvolution {
+  private final IActivation activation;
+  private final ConvolutionNorms norms;
+  private final long chunkElements;
+  private ConvolutionPatches geometry;
+  private long n;
+  private int[] kernelShape;      // out, C, kH, kW
+  private INDArray patches;       // [n·P, K]
+  private INDArray weights;       // [out, K], columns (kh, kw, c)
+  private boolean hasBias;
+  private INDArray preActivation; // [n·P, out]
+  private INDArray delta;         // [n·P, out]
+  private INDArray perExample;    // [n, out·K] when materialised in one piece, else null
+  private INDArray biasPerExample; // [n, out]
+
+  UnfoldedConvolution(IActivation activation, ConvolutionNorms norms, long chunkElements) {
+    this.activation = activation;
+    this.norms = norms;
+    this.chunkElements = chunkElements;
+  }
+
+  /**
+   * @param channelsLast the input as [n, H, W, C] (any view)
+   * @param geometry the convolution's geometry for this input size
+   * @param weights4d [out, C, kH, kW]
+   * @param bias [1, out] or null
+   * @return the activations [n·P, out], i.e. channels-last [n, outH, outW, out] in row-major order
+   */
+  INDArray forward(INDArray channelsLast, ConvolutionPatches geometry, INDArray weights4d, INDArray bias) {
+    this.geometry = geometry;
+    this.n = channelsLast.size(0);
+    this.kernelShape = new int[] {(int) weights4d.size(0), (int) weights4d.size(1), (int) weights4d.size(2),
+        (int) weights4d.size(3)};
+    patches = geometry.unfold(channelsLast);
+    weights = weights4d.permute(0, 2, 3, 1).dup('c').reshape('c', kernelShape[0], geometry.patchSize());
+    preActivation = Nd4j.createUninitialized(patches.dataType(), patches.size(0), kernelShape[0]);
+    Nd4j.gemm(patches, weights, preActivation, false, true, 1.0, 0.0);
+    hasBias = bias != null;
+    if (hasBias) {
+      preActivation.addiRowVector(bias);
+    }
+    return activation.getActivation(preActivation.dup(), true);
+  }
+
+  /**
+   * @param outputError ε [n·P, out] (channels-last rows); may be overwritten
+   * @return the error with respect to the input, NCHW [n, C, H, W], or null when not needed
+   */
+  INDArray backward(INDArray outputError, boolean needInputError) {
+    delta = activation.backprop(preActivation, outputError).getFirst();
+    preActivation = null;
+    if (!needInputError) {
+      return null;
+    }
+    INDArray patchGradients = Nd4j.createUninitialized(delta.dataType(), patches.size(0), patches.size(1));
+    Nd4j.gemm(delta, weights, patchGradients, false, false, 1.0, 0.0);
+    return geometry.fold(patchGradients, n);
+  }
+
+  /** ‖g_i‖² over the weights and the bias, [n, 1]. */
+  INDArray squaredNorms() {
+    long positions = geometry.positions();
+    long k = geometry.patchSize();
+    long out = kernelShape[0];
+    INDArray deltas = delta.reshape('c', n, positions, out);
+    INDArray x = patches.reshape('c', n, positions, k);
+    boolean gram = norms.useGram(positions, k, out);
+    INDArray sq;
+    if (!gram && n * out * k <= chunkElements) {
+      perExample = Nd4j.matmul(deltas, x, true, false, false).reshape('c', n, out * k);
+      sq = PatchGradients.rowSquaredNorms(perExample);
+    } else {
+      perExample = null;
+      sq = PatchGradients.squaredNorms(x, deltas, gram, chunkElements);
+    }
+    if (hasBias) {
+      biasPerExample = deltas.sum(1);
+      sq.addi(PatchGradients.rowSquaredNorms(biasPerExample));
+    }
+    return sq;
+  }
+
+  /**
+   * Writes Σ_i scale_i · g_i into the weight-gradient view [out, C, kH, kW] and the bias view (null without bias).
+   * {@link #squaredNorms()} must have run.
+   */
+  void writeScaledSum(INDArray scale, INDArray weightView, INDArray biasView) {
+    long out = kernelShape[0];
+    INDArray sum = Nd4j.createUninitialized(delta.dataType(), out, geometry.patchSize());
+    if (perExample != null) {
+      Nd4j.gemm(scale, perExample.reshape('c', n, sum.length()), sum.reshape('c', 1, sum.length()), true, false,
+          1.0, 0.0);
+    } else {
+      INDArray scaled = delta.reshape('c', n, geometry.positions() * out).mulColumnVector(scale)
+          .reshape('c', n * geometry.positions(), out);
+      Nd4j.gemm(scaled, patches, sum, true, false, 1.0, 0.0);
+    }
+    weightView.assign(sum.reshape('c', out, kernelShape[2], kernelShape[3], kernelShape[1]).permute(0, 3, 1, 2));
+    if (hasBias) {
+      INDArray biasSum = Nd4j.createUninitialized(delta.dataType(), 1, out);
+      Nd4j.gemm(scale, biasPerExample, biasSum, true, false, 1.0, 0.0);
+      biasView.assign(biasSum.reshape(biasView.shape()));
+    }
+  }
+}
