@@ -24,6 +24,7 @@ final class ConvolutionGradients implements PerExampleLayer {
   private final Layer layer;
   private final ConvolutionLayer conf;
   private final boolean channelsLast;
+  private final ReusableArrays arrays = new ReusableArrays();
   private final UnfoldedConvolution convolution;
   private long n;
   private ConvolutionPatches geometry;
@@ -32,28 +33,44 @@ final class ConvolutionGradients implements PerExampleLayer {
     this.layer = layer;
     this.conf = (ConvolutionLayer) layer.conf().getLayer();
     this.channelsLast = conf.getCnn2dDataFormat() == CNN2DFormat.NHWC;
-    this.convolution = new UnfoldedConvolution(conf.getActivationFn(), norms, chunkElements);
+    this.convolution = new UnfoldedConvolution(conf.getActivationFn(), norms, chunkElements, arrays);
   }
 
   @Override
   public INDArray forward(INDArray input) {
     n = input.size(0);
-    INDArray nhwc = channelsLast ? input : input.permute(0, 2, 3, 1);
+    INDArray nhwc = channelsLast ? input : transposeLastTwo("inputChannelsLast", input.reshape('c', n,
+        input.size(1), input.size(2) * input.size(3))).reshape('c', n, input.size(2), input.size(3), input.size(1));
     geometry = ConvolutionPatches.of((int) nhwc.size(3), (int) nhwc.size(1), (int) nhwc.size(2),
         conf.getKernelSize(), conf.getStride(), conf.getDilation(), conf.getPadding(), conf.getConvolutionMode());
     INDArray bias = conf.hasBias() ? layer.getParam(ConvolutionParamInitializer.BIAS_KEY) : null;
-    INDArray a = convolution.forward(nhwc, geometry, layer.getParam(ConvolutionParamInitializer.WEIGHT_KEY), bias)
-        .reshape('c', n, geometry.outputHeight(), geometry.outputWidth(), -1);
-    return channelsLast ? a : a.permute(0, 3, 1, 2).dup('c');
+    INDArray a = convolution.forward(nhwc, geometry, layer.getParam(ConvolutionParamInitializer.WEIGHT_KEY), bias);
+    long out = a.size(1);
+    return channelsLast ? a.reshape('c', n, geometry.outputHeight(), geometry.outputWidth(), out)
+        : transposeLastTwo("outputChannelsFirst", a.reshape('c', n, geometry.positions(), out))
+            .reshape('c', n, out, geometry.outputHeight(), geometry.outputWidth());
   }
 
   @Override
   public INDArray backward(INDArray outputError, boolean needInputError) {
-    // Rows (example, position), one column per output channel: a copy, so backprop may overwrite it.
-    INDArray error = (channelsLast ? outputError : outputError.permute(0, 2, 3, 1)).dup('c')
-        .reshape('c', n * geometry.positions(), -1);
-    INDArray inputError = convolution.backward(error, needInputError);
-    return inputError == null || !channelsLast ? inputError : inputError.permute(0, 2, 3, 1).dup('c');
+    long positions = geometry.positions();
+    // Rows (example, position), one column per output channel, in a buffer of our own (backprop overwrites it).
+    INDArray error = channelsLast
+        ? arrays.get("error", outputError.dataType(), n, outputError.size(1), outputError.size(2),
+            outputError.size(3)).assign(outputError)
+        : transposeLastTwo("error", outputError.reshape('c', n, outputError.size(1), positions));
+    INDArray inputError = convolution.backward(error.reshape('c', n * positions, -1), needInputError);
+    if (inputError == null || !channelsLast) {
+      return inputError;
+    }
+    long c = inputError.size(1);
+    return transposeLastTwo("inputErrorChannelsLast", inputError.reshape('c', n, c, -1))
+        .reshape('c', n, inputError.size(2), inputError.size(3), c);
+  }
+
+  /** [n, a, b] → [n, b, a] into the named buffer: a batch of matrix transposes, the fast way to switch layouts. */
+  private INDArray transposeLastTwo(String name, INDArray m) {
+    return arrays.get(name, m.dataType(), m.size(0), m.size(2), m.size(1)).assign(m.permute(0, 2, 1));
   }
 
   @Override

@@ -5,7 +5,6 @@ import static com.google.common.base.Preconditions.checkArgument;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.convolution.Convolution;
-import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.INDArrayIndex;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
@@ -28,7 +27,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * <pre>{@code
  * ConvolutionPatches g = ConvolutionPatches.of(1, 28, 28, new int[] {5, 5}, new int[] {1, 1},
  *     new int[] {1, 1}, new int[] {0, 0}, ConvolutionMode.Truncate);     // 24×24 outputs, K = 25
- * INDArray patches = g.unfold(x.permute(0, 2, 3, 1));                      // x: [n, 1, 28, 28] (NCHW)
+ * INDArray patches = g.unfold(x.permute(0, 2, 3, 1), new ReusableArrays());  // x: [n, 1, 28, 28] (NCHW)
  * }</pre>
  */
 final class ConvolutionPatches {
@@ -97,6 +96,11 @@ final class ConvolutionPatches {
     return out[1];
   }
 
+  /** Top and left padding (in Same mode as DL4J computes it). */
+  int[] padding() {
+    return padding.clone();
+  }
+
   /** P, the output positions per example. */
   int positions() {
     return out[0] * out[1];
@@ -109,18 +113,20 @@ final class ConvolutionPatches {
 
   /**
    * The patch matrix [n·P, K] (rows (i, oh, ow), columns (kh, kw, c)) of a channels-last input [n, H, W, C], which
-   * may be any view (e.g. an NCHW array permuted); allocated in the current workspace.
+   * may be any view, in the buffer "patches" of {@code arrays} (a zero-padded copy of the input goes to
+   * "paddedInput" where the convolution pads).
    */
-  INDArray unfold(INDArray channelsLast) {
+  INDArray unfold(INDArray channelsLast, ReusableArrays arrays) {
     long n = channelsLast.size(0);
     INDArray source = channelsLast;
     if (padded[0] != in[0] || padded[1] != in[1] || padding[0] != 0 || padding[1] != 0) {
-      source = Nd4j.create(channelsLast.dataType(), n, padded[0], padded[1], channels);
+      // Borders stay zero from pass to pass; only the interior is written.
+      source = arrays.getZeroPadded("paddedInput", channelsLast.dataType(), n, padded[0], padded[1], channels);
       source.get(NDArrayIndex.all(), NDArrayIndex.interval(padding[0], padding[0] + in[0]),
           NDArrayIndex.interval(padding[1], padding[1] + in[1]), NDArrayIndex.all()).assign(channelsLast);
     }
-    INDArray columns = Nd4j.createUninitialized(channelsLast.dataType(),
-        new long[] {n, out[0], out[1], kernel[0], kernel[1], channels}, 'c');
+    INDArray columns = arrays.get("patches", channelsLast.dataType(), n, out[0], out[1], kernel[0], kernel[1],
+        channels);
     for (int kh = 0; kh < kernel[0]; kh++) {
       for (int kw = 0; kw < kernel[1]; kw++) {
         columns.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(kh),
@@ -139,16 +145,19 @@ final class ConvolutionPatches {
 
   /**
    * The adjoint of {@link #unfold}: Σ over the patches that contain each input element of their gradients, as an
-   * NCHW array [n, C, H, W] (padding positions dropped), by ND4J's {@code col2im}.
+   * NCHW array [n, C, H, W] (padding positions dropped), by ND4J's {@code col2im} on the layout it reads fastest.
    *
-   * @param patchGradients [n·P, K] in the layout of {@link #unfold}
+   * @param patchGradients [n·P, K] with columns in DL4J's weight order (c, kh, kw), e.g. δ·W for weights W
+   *     [out, C·kH·kW]; rows (i, oh, ow) as in {@link #unfold}
    */
-  INDArray fold(INDArray patchGradients, long n) {
-    INDArray columns = patchGradients.reshape('c', n, out[0], out[1], kernel[0], kernel[1], channels)
-        .permute(0, 5, 3, 4, 1, 2);    // the [n, C, kH, kW, outH, outW] view col2im reads
-    INDArray image = Nd4j.create(patchGradients.dataType(), n, channels, in[0], in[1]);
-    Convolution.col2im(columns, image, stride[0], stride[1], padding[0], padding[1], in[0], in[1], dilation[0],
-        dilation[1]);
+  INDArray fold(INDArray patchGradients, long n, ReusableArrays arrays) {
+    long k = patchSize();
+    INDArray columns = arrays.get("foldColumns", patchGradients.dataType(), n, k, positions());
+    // [n, P, K] → [n, K, P]: a batch of matrix transposes (a 6-d permuted copy is several times slower).
+    columns.assign(patchGradients.reshape('c', n, positions(), k).permute(0, 2, 1));
+    INDArray image = arrays.get("foldImage", patchGradients.dataType(), n, channels, in[0], in[1]);
+    Convolution.col2im(columns.reshape('c', n, channels, kernel[0], kernel[1], out[0], out[1]), image, stride[0],
+        stride[1], padding[0], padding[1], in[0], in[1], dilation[0], dilation[1]);
     return image;
   }
 }

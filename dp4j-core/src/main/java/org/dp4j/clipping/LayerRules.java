@@ -102,7 +102,10 @@ final class LayerRules {
           + "put a DropoutLayer before it instead", where);
       return new ConvolutionGradients(layer, convolutionChunkElements, norms);
     }
-    if (type == SubsamplingLayer.class || type == GlobalPoolingLayer.class || type == ActivationLayer.class
+    if (type == SubsamplingLayer.class) {
+      return new PoolingGradients((SubsamplingLayer) conf);
+    }
+    if (type == GlobalPoolingLayer.class || type == ActivationLayer.class
         || type == DropoutLayer.class || type == LocalResponseNormalization.class) {
       return new NoParameterLayer(layer);
     }

@@ -1,6 +1,7 @@
 package org.dp4j.clipping;
 
 import org.nd4j.linalg.activations.IActivation;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -20,21 +21,24 @@ final class UnfoldedConvolution {
   private final IActivation activation;
   private final ConvolutionNorms norms;
   private final long chunkElements;
+  private final ReusableArrays arrays;
   private ConvolutionPatches geometry;
   private long n;
   private int[] kernelShape;      // out, C, kH, kW
-  private INDArray patches;       // [n·P, K]
-  private INDArray weights;       // [out, K], columns (kh, kw, c)
+  private INDArray weights4d;     // DL4J's [out, C, kH, kW]
+  private INDArray patches;       // [n·P, K], columns (kh, kw, c)
   private boolean hasBias;
   private INDArray preActivation; // [n·P, out]
   private INDArray delta;         // [n·P, out]
   private INDArray perExample;    // [n, out·K] when materialised in one piece, else null
   private INDArray biasPerExample; // [n, out]
 
-  UnfoldedConvolution(IActivation activation, ConvolutionNorms norms, long chunkElements) {
+  /** @param arrays where the big arrays of each pass are kept (one instance per layer) */
+  UnfoldedConvolution(IActivation activation, ConvolutionNorms norms, long chunkElements, ReusableArrays arrays) {
     this.activation = activation;
     this.norms = norms;
     this.chunkElements = chunkElements;
+    this.arrays = arrays;
   }
 
   /**
@@ -47,32 +51,40 @@ final class UnfoldedConvolution {
   INDArray forward(INDArray channelsLast, ConvolutionPatches geometry, INDArray weights4d, INDArray bias) {
     this.geometry = geometry;
     this.n = channelsLast.size(0);
+    this.weights4d = weights4d;
     this.kernelShape = new int[] {(int) weights4d.size(0), (int) weights4d.size(1), (int) weights4d.size(2),
         (int) weights4d.size(3)};
-    patches = geometry.unfold(channelsLast);
-    weights = weights4d.permute(0, 2, 3, 1).dup('c').reshape('c', kernelShape[0], geometry.patchSize());
-    preActivation = Nd4j.createUninitialized(patches.dataType(), patches.size(0), kernelShape[0]);
+    DataType type = channelsLast.dataType();
+    int out = kernelShape[0];
+    patches = geometry.unfold(channelsLast, arrays);
+    INDArray weights = arrays.get("weightsByPatch", type, out, kernelShape[2], kernelShape[3], kernelShape[1])
+        .assign(weights4d.permute(0, 2, 3, 1)).reshape('c', out, geometry.patchSize());
+    preActivation = arrays.get("preActivation", type, patches.size(0), out);
     Nd4j.gemm(patches, weights, preActivation, false, true, 1.0, 0.0);
     hasBias = bias != null;
     if (hasBias) {
       preActivation.addiRowVector(bias);
     }
-    return activation.getActivation(preActivation.dup(), true);
+    INDArray a = arrays.get("activation", type, patches.size(0), out).assign(preActivation);
+    INDArray activated = activation.getActivation(a, true);
+    return activated == a ? a : a.assign(activated);
   }
 
   /**
    * @param outputError ε [n·P, out] (channels-last rows); may be overwritten
-   * @return the error with respect to the input, NCHW [n, C, H, W], or null when not needed
+   * @return the error with respect to the input, NCHW [n, C, H, W] in a reused buffer, or null when not needed
    */
   INDArray backward(INDArray outputError, boolean needInputError) {
+    // backprop(z, ε) may overwrite z with dL/dz; z is not needed afterwards.
     delta = activation.backprop(preActivation, outputError).getFirst();
     preActivation = null;
     if (!needInputError) {
       return null;
     }
-    INDArray patchGradients = Nd4j.createUninitialized(delta.dataType(), patches.size(0), patches.size(1));
-    Nd4j.gemm(delta, weights, patchGradients, false, false, 1.0, 0.0);
-    return geometry.fold(patchGradients, n);
+    INDArray patchGradients = arrays.get("patchGradients", delta.dataType(), patches.size(0), patches.size(1));
+    Nd4j.gemm(delta, weights4d.reshape('c', kernelShape[0], geometry.patchSize()), patchGradients, false, false,
+        1.0, 0.0);
+    return geometry.fold(patchGradients, n, arrays);
   }
 
   /** ‖g_i‖² over the weights and the bias, [n, 1]. */
@@ -85,7 +97,9 @@ final class UnfoldedConvolution {
     boolean gram = norms.useGram(positions, k, out);
     INDArray sq;
     if (!gram && n * out * k <= chunkElements) {
-      perExample = Nd4j.matmul(deltas, x, true, false, false).reshape('c', n, out * k);
+      INDArray g = arrays.get("perExample", delta.dataType(), n, out, k);
+      Nd4j.matmul(deltas, x, g, true, false, false);
+      perExample = g.reshape('c', n, out * k);
       sq = PatchGradients.rowSquaredNorms(perExample);
     } else {
       perExample = null;
@@ -106,8 +120,7 @@ final class UnfoldedConvolution {
     long out = kernelShape[0];
     INDArray sum = Nd4j.createUninitialized(delta.dataType(), out, geometry.patchSize());
     if (perExample != null) {
-      Nd4j.gemm(scale, perExample.reshape('c', n, sum.length()), sum.reshape('c', 1, sum.length()), true, false,
-          1.0, 0.0);
+      Nd4j.gemm(scale, perExample, sum.reshape('c', 1, sum.length()), true, false, 1.0, 0.0);
     } else {
       INDArray scaled = delta.reshape('c', n, geometry.positions() * out).mulColumnVector(scale)
           .reshape('c', n * geometry.positions(), out);
