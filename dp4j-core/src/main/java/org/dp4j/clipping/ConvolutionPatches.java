@@ -4,7 +4,9 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.shape.Shape;
 import org.nd4j.linalg.convolution.Convolution;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.INDArrayIndex;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
@@ -127,11 +129,23 @@ final class ConvolutionPatches {
     }
     INDArray columns = arrays.get("patches", channelsLast.dataType(), n, out[0], out[1], kernel[0], kernel[1],
         channels);
-    for (int kh = 0; kh < kernel[0]; kh++) {
-      for (int kw = 0; kw < kernel[1]; kw++) {
-        columns.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(kh),
-            NDArrayIndex.point(kw), NDArrayIndex.all()).assign(source.get(NDArrayIndex.all(), window(0, kh),
-            window(1, kw), NDArrayIndex.all()));
+    if (dilation[1] == 1) {
+      // One copy from a strided view of the input: with dW = 1 a patch row's kW·C values for one kh are contiguous
+      // in the channels-last input, so the view has rank 5 (ND4J copies rank-5 views fast, rank-6 ones slowly).
+      INDArray contiguous = source.ordering() != 'c' || !Shape.hasDefaultStridesForShape(source)
+          ? arrays.get("channelsLastInput", source.dataType(), source.shape()).assign(source) : source;
+      long rowLength = (long) padded[1] * channels;
+      INDArray windows = Nd4j.create(contiguous.data(), new long[] {n, out[0], out[1], kernel[0],
+          (long) kernel[1] * channels}, new long[] {padded[0] * rowLength, stride[0] * rowLength,
+          (long) stride[1] * channels, dilation[0] * rowLength, 1}, contiguous.offset(), 'c');
+      columns.reshape('c', n, out[0], out[1], kernel[0], (long) kernel[1] * channels).assign(windows);
+    } else {
+      for (int kh = 0; kh < kernel[0]; kh++) {
+        for (int kw = 0; kw < kernel[1]; kw++) {
+          columns.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(kh),
+              NDArrayIndex.point(kw), NDArrayIndex.all()).assign(source.get(NDArrayIndex.all(), window(0, kh),
+              window(1, kw), NDArrayIndex.all()));
+        }
       }
     }
     return columns.reshape('c', n * positions(), patchSize());
