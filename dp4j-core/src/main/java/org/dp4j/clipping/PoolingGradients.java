@@ -1,6 +1,5 @@
 package org.dp4j.clipping;
 
-import java.util.Map;
 import org.deeplearning4j.nn.conf.CNN2DFormat;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.layers.PoolingType;
@@ -16,7 +15,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * pass to pass ({@link ReusableArrays}) instead of a fresh allocation per call. Pooling acts on each example
  * separately, so the batched backward pass is the per-example one.
  */
-final class PoolingGradients implements PerExampleLayer {
+final class PoolingGradients implements ParameterFreeLayer {
   private final SubsamplingLayer conf;
   private final boolean channelsLast;
   private final ReusableArrays arrays = new ReusableArrays();
@@ -86,20 +85,5 @@ final class PoolingGradients implements PerExampleLayer {
     return DynamicCustomOp.builder(name + suffix).addIntegerArguments(k[0], k[1], s[0], s[1], padding[0],
         padding[1], d[0], d[1], conf.getConvolutionMode() == ConvolutionMode.Same ? 1 : 0, extra,
         channelsLast ? 1 : 0);
-  }
-
-  @Override
-  public boolean hasParams() {
-    return false;
-  }
-
-  @Override
-  public INDArray squaredNorms() {
-    throw new UnsupportedOperationException("layer has no parameters");
-  }
-
-  @Override
-  public void writeScaledSum(INDArray scale, Map<String, INDArray> gradientViews) {
-    throw new UnsupportedOperationException("layer has no parameters");
   }
 }
