@@ -35,7 +35,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * norms or sums, see {@link FrozenLayers}). {@link GraphPerExampleClipper} applies the same layer rules to a
  * {@code ComputationGraph}. Anything else (notably {@code BatchNormalization}, which mixes examples) is refused when
  * the clipper is built, with a message naming the layer. The clipped sum does not include L1/L2 regularisation
- * (DL4J adds it in the updater; it does not depend on the data).
+ * (DL4J adds it in the updater; it does not depend on the data). Convolution and subsampling layers run dp4j's own
+ * im2col + GEMM code and DL4J's pooling ops on arrays reused from step to step ({@code ConvolutionGradients},
+ * {@code PoolingGradients}), not DL4J's layer code.
  *
  * <pre>{@code
  * PerExampleClipper clipper = PerExampleClipper.of(net);              // flat clipping

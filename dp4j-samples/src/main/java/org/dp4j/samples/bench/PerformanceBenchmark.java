@@ -264,24 +264,23 @@ public final class PerformanceBenchmark {
     DpSgdStep step = DpSgdStep.of(init(cnn(dp())));
     // Memory first, the private step alone (native memory is rarely returned, so the order matters).
     recordMemory("cnn", plain.numParams(), step.isFused(), () -> step.apply(x, y), () -> plain.fit(x, y));
-    rows.addAll(timer()
-        .add("cnn.fit.t1", "", 1, () -> plain.fit(x, y))
-        .add("cnn.dp.t1", "cnn.fit.t1", 1, () -> step.apply(x, y))
-        .add("cnn.fit.t2", "cnn.fit.t1", 2, () -> plain.fit(x, y))
-        .add("cnn.dp.t2", "cnn.fit.t2", 2, () -> step.apply(x, y))
-        .add("cnn.gemmfloor.t1", "cnn.dp.t1", 1, new GemmFloor(plain, x))
-        .run(rounds));
+    rows.addAll(fitAgainstStep("cnn", plain, step, x, y, rounds));
     // The tanh CNN of `dp4j train --model cnn` (Papernot et al. 2021), same batch.
-    MultiLayerNetwork tanhPlain = init(MnistModels.cnn(new Sgd(0.01), 1));
-    DpSgdStep tanhStep = DpSgdStep.of(init(MnistModels.cnn(dp(), 1)));
-    rows.addAll(timer()
-        .add("cnn.tanh.fit.t1", "", 1, () -> tanhPlain.fit(x, y))
-        .add("cnn.tanh.dp.t1", "cnn.tanh.fit.t1", 1, () -> tanhStep.apply(x, y))
-        .add("cnn.tanh.fit.t2", "cnn.tanh.fit.t1", 2, () -> tanhPlain.fit(x, y))
-        .add("cnn.tanh.dp.t2", "cnn.tanh.fit.t2", 2, () -> tanhStep.apply(x, y))
-        .add("cnn.tanh.gemmfloor.t1", "cnn.tanh.dp.t1", 1, new GemmFloor(tanhPlain, x))
-        .run(rounds));
+    rows.addAll(fitAgainstStep("cnn.tanh", init(MnistModels.cnn(new Sgd(0.01), 1)),
+        DpSgdStep.of(init(MnistModels.cnn(dp(), 1))), x, y, rounds));
     threads(1);
+  }
+
+  /** fit and the DP step at 1 and 2 threads, and the step's GEMMs alone, interleaved. */
+  private List<Measurement> fitAgainstStep(String model, MultiLayerNetwork plain, DpSgdStep step, INDArray x,
+      INDArray y, int rounds) {
+    return timer()
+        .add(model + ".fit.t1", "", 1, () -> plain.fit(x, y))
+        .add(model + ".dp.t1", model + ".fit.t1", 1, () -> step.apply(x, y))
+        .add(model + ".fit.t2", model + ".fit.t1", 2, () -> plain.fit(x, y))
+        .add(model + ".dp.t2", model + ".fit.t2", 2, () -> step.apply(x, y))
+        .add(model + ".gemmfloor.t1", model + ".dp.t1", 1, new GemmFloor(plain, x))
+        .run(rounds);
   }
 
   /** The exact reference (DL4J's gradient one example at a time) on the same batch, against the DP step. */
