@@ -2,92 +2,75 @@ package org.dp4j.clipping;
 
 import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.conf.CNN2DFormat;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.params.ConvolutionParamInitializer;
-import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
-import org.deeplearning4j.util.ConvolutionUtils;
-import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.convolution.Convolution;
-import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
- * {@code ConvolutionLayer} (2D, NCHW, any kernel/stride/padding/dilation and {@link ConvolutionMode}): with the
- * im2col patches X_i [P, K] of example i (P output positions, K = inChannels·kH·kW) and its error δ_i [P, out],
- * the weight gradient is G_i = δ_iᵀ X_i and the bias gradient is δ_iᵀ1. For its norm, G_i is materialised, or
- * the Gram form ⟨X_iX_iᵀ, δ_iδ_iᵀ⟩ is used where that is cheaper ({@link ConvolutionNorms}), for a chunk of
- * examples at a time (batched matrix products, memory bounded by {@link #CHUNK_ELEMENTS} by default); the scaled sum
- * Σ c_i G_i = (c ⊙ δ)ᵀ X is one matrix product over the batch (Opacus {@code grad_sample/conv.py}).
- * The error for the layer below comes from DL4J's own {@code backpropGradient}.
+ * {@code ConvolutionLayer} (2D, NCHW or NHWC, any kernel/stride/padding/dilation and {@link ConvolutionMode} DL4J
+ * accepts for it): with the im2col patches X_i [P, K] of example i (P output positions, K = inChannels·kH·kW) and
+ * its error δ_i [P, out], the weight gradient is G_i = δ_iᵀ X_i and the bias gradient is δ_iᵀ1. Forward and backward
+ * run as im2col + GEMM on dp4j's own code ({@link UnfoldedConvolution}), not through DL4J's layer; norms materialise
+ * G_i, or use the Gram form ⟨X_iX_iᵀ, δ_iδ_iᵀ⟩ where that is cheaper ({@link ConvolutionNorms}), a chunk of
+ * examples at a time (memory bounded by {@link #CHUNK_ELEMENTS} by default); the scaled sum Σ c_i G_i is one matrix
+ * product over the batch (Opacus {@code grad_sample/conv.py}).
  */
 final class ConvolutionGradients implements PerExampleLayer {
   /** Default upper bound on the elements of the per-example weight gradients held at once (32 MiB in double). */
   static final long CHUNK_ELEMENTS = 1L << 22;
-  private static final String CHUNK_WORKSPACE_ID = "DP4J_CONVOLUTION_CHUNK";
 
   private final Layer layer;
   private final ConvolutionLayer conf;
-  private final long chunkElements;
-  private final ConvolutionNorms norms;
-  private INDArray patches;     // [n, P, K]
-  private INDArray preActivation;
-  private INDArray delta;       // [n, P, out]
+  private final boolean channelsLast;
+  private final ReusableArrays arrays = new ReusableArrays();
+  private final UnfoldedConvolution convolution;
+  private long n;
+  private ConvolutionPatches geometry;
 
   ConvolutionGradients(Layer layer, long chunkElements, ConvolutionNorms norms) {
     this.layer = layer;
-    this.chunkElements = chunkElements;
-    this.norms = norms;
     this.conf = (ConvolutionLayer) layer.conf().getLayer();
+    this.channelsLast = conf.getCnn2dDataFormat() == CNN2DFormat.NHWC;
+    this.convolution = new UnfoldedConvolution(conf.getActivationFn(), norms, chunkElements, arrays);
   }
 
   @Override
   public INDArray forward(INDArray input) {
-    layer.setInput(input, LayerWorkspaceMgr.noWorkspaces());
-    INDArray weights = layer.getParam(ConvolutionParamInitializer.WEIGHT_KEY);
-    int n = (int) input.size(0);
-    int outChannels = (int) weights.size(0);
-    int[] kernel = conf.getKernelSize();
-    int[] stride = conf.getStride();
-    int[] dilation = conf.getDilation();
-    ConvolutionMode mode = conf.getConvolutionMode();
-    int[] inSize = {(int) input.size(2), (int) input.size(3)};
-    int[] outSize;
-    int[] padding;
-    // Same output size and padding as DL4J's ConvolutionLayer.preOutput.
-    if (mode == ConvolutionMode.Same) {
-      outSize = ConvolutionUtils.getOutputSize(input, kernel, stride, null, mode, dilation);
-      padding = ConvolutionUtils.getSameModeTopLeftPadding(outSize, inSize, kernel, stride, dilation);
-    } else {
-      padding = conf.getPadding();
-      outSize = ConvolutionUtils.getOutputSize(input, kernel, stride, padding, mode, dilation);
-    }
-    int positions = outSize[0] * outSize[1];
-    long patchSize = weights.size(1) * kernel[0] * kernel[1];
-    INDArray columns = Nd4j.createUninitialized(input.dataType(),
-        new long[] {n, outSize[0], outSize[1], weights.size(1), kernel[0], kernel[1]}, 'c');
-    Convolution.im2col(input, kernel[0], kernel[1], stride[0], stride[1], padding[0], padding[1],
-        dilation[0], dilation[1], mode == ConvolutionMode.Same, columns.permute(0, 3, 4, 5, 1, 2));
-    patches = columns.reshape('c', n, positions, patchSize);
-    INDArray weights2d = weights.reshape('c', outChannels, patchSize);
-    INDArray z = patches.reshape('c', (long) n * positions, patchSize).mmul(weights2d.transpose());
-    if (conf.hasBias()) {
-      z.addiRowVector(layer.getParam(ConvolutionParamInitializer.BIAS_KEY));
-    }
-    preActivation = z.reshape('c', n, outSize[0], outSize[1], outChannels).permute(0, 3, 1, 2).dup('c');
-    return conf.getActivationFn().getActivation(preActivation.dup(), true);
+    n = input.size(0);
+    INDArray nhwc = channelsLast ? input : transposeLastTwo("inputChannelsLast", input.reshape('c', n,
+        input.size(1), input.size(2) * input.size(3))).reshape('c', n, input.size(2), input.size(3), input.size(1));
+    geometry = ConvolutionPatches.of((int) nhwc.size(3), (int) nhwc.size(1), (int) nhwc.size(2),
+        conf.getKernelSize(), conf.getStride(), conf.getDilation(), conf.getPadding(), conf.getConvolutionMode());
+    INDArray bias = conf.hasBias() ? layer.getParam(ConvolutionParamInitializer.BIAS_KEY) : null;
+    INDArray a = convolution.forward(nhwc, geometry, layer.getParam(ConvolutionParamInitializer.WEIGHT_KEY), bias);
+    long out = a.size(1);
+    return channelsLast ? a.reshape('c', n, geometry.outputHeight(), geometry.outputWidth(), out)
+        : transposeLastTwo("outputChannelsFirst", a.reshape('c', n, geometry.positions(), out))
+            .reshape('c', n, out, geometry.outputHeight(), geometry.outputWidth());
   }
 
   @Override
   public INDArray backward(INDArray outputError, boolean needInputError) {
-    INDArray inputError = needInputError
-        ? layer.backpropGradient(outputError, LayerWorkspaceMgr.noWorkspaces()).getSecond() : null;
-    INDArray d = conf.getActivationFn().backprop(preActivation, outputError.dup()).getFirst();
-    long n = d.size(0);
-    delta = d.permute(0, 2, 3, 1).dup('c').reshape('c', n, patches.size(1), d.size(1));
-    preActivation = null;
-    return inputError;
+    long positions = geometry.positions();
+    // Rows (example, position), one column per output channel, in a buffer of our own (backprop overwrites it).
+    INDArray error = channelsLast
+        ? arrays.get("error", outputError.dataType(), n, outputError.size(1), outputError.size(2),
+            outputError.size(3)).assign(outputError)
+        : transposeLastTwo("error", outputError.reshape('c', n, outputError.size(1), positions));
+    INDArray inputError = convolution.backward(error.reshape('c', n * positions, -1), needInputError);
+    if (inputError == null || !channelsLast) {
+      return inputError;
+    }
+    long c = inputError.size(1);
+    return transposeLastTwo("inputErrorChannelsLast", inputError.reshape('c', n, c, -1))
+        .reshape('c', n, inputError.size(2), inputError.size(3), c);
+  }
+
+  /** [n, a, b] → [n, b, a] into the named buffer: a batch of matrix transposes, the fast way to switch layouts. */
+  private INDArray transposeLastTwo(String name, INDArray m) {
+    return arrays.get(name, m.dataType(), m.size(0), m.size(2), m.size(1)).assign(m.permute(0, 2, 1));
   }
 
   @Override
@@ -97,53 +80,12 @@ final class ConvolutionGradients implements PerExampleLayer {
 
   @Override
   public INDArray squaredNorms() {
-    long n = delta.size(0);
-    long positions = patches.size(1);
-    boolean gram = norms.useGram(positions, patches.size(2), delta.size(2));
-    // Elements held per example: the gradient [out, K], or the two Gram matrices [P, P].
-    long perExample = gram ? 2 * positions * positions : delta.size(2) * patches.size(2);
-    long chunk = Math.max(1, Math.min(n, chunkElements / perExample));
-    INDArray result = Nd4j.create(delta.dataType(), n, 1);
-    for (long start = 0; start < n; start += chunk) {
-      // One chunk's per-example gradients at a time: a nested workspace reused by every chunk bounds the memory.
-      try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager()
-          .getAndActivateWorkspace(PerExampleClipper.WORKSPACE, CHUNK_WORKSPACE_ID)) {
-        long end = Math.min(n, start + chunk);
-        INDArray d = delta.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
-        INDArray x = patches.get(NDArrayIndex.interval(start, end), NDArrayIndex.all(), NDArrayIndex.all());
-        INDArray sq;
-        if (gram) {
-          // ‖δ_iᵀX_i‖_F² = ⟨X_iX_iᵀ, δ_iδ_iᵀ⟩: no per-example gradient is formed.
-          INDArray xx = Nd4j.matmul(x, x, false, true, false);    // [m, P, P]
-          INDArray dd = Nd4j.matmul(d, d, false, true, false);    // [m, P, P]
-          sq = xx.muli(dd).sum(1, 2);
-        } else {
-          INDArray g = Nd4j.matmul(d, x, true, false, false);    // [m, out, K]
-          sq = g.norm2(1, 2);
-          sq.muli(sq);
-        }
-        result.get(NDArrayIndex.interval(start, end), NDArrayIndex.all()).assign(sq.reshape(end - start, 1));
-      }
-    }
-    if (conf.hasBias()) {
-      INDArray biasSq = delta.sum(1).norm2(1);
-      result.addi(biasSq.muli(biasSq).reshape(n, 1));
-    }
-    return result;
+    return convolution.squaredNorms();
   }
 
   @Override
   public void writeScaledSum(INDArray scale, Map<String, INDArray> gradientViews) {
-    long n = delta.size(0);
-    long positions = patches.size(1);
-    long out = delta.size(2);
-    INDArray scaled = delta.reshape('c', n, positions * out).mulColumnVector(scale).reshape('c', n * positions, out);
-    INDArray weightSum = scaled.transpose().mmul(patches.reshape('c', n * positions, patches.size(2)));
-    INDArray weightView = gradientViews.get(ConvolutionParamInitializer.WEIGHT_KEY);
-    weightView.assign(weightSum.reshape('c', weightView.shape()));
-    if (conf.hasBias()) {
-      INDArray biasView = gradientViews.get(ConvolutionParamInitializer.BIAS_KEY);
-      biasView.assign(scaled.sum(0).reshape(biasView.shape()));
-    }
+    convolution.writeScaledSum(scale, gradientViews.get(ConvolutionParamInitializer.WEIGHT_KEY),
+        conf.hasBias() ? gradientViews.get(ConvolutionParamInitializer.BIAS_KEY) : null);
   }
 }

@@ -14,9 +14,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@code Convolution1DLayer} (NCW or NWC, every {@code ConvolutionMode} including {@code Causal}, with an optional
  * feature mask [n, T]) and
  * {@code Convolution3D} (NCDHW or NDHWC): one group of channels, G_i = δ_iᵀX_i with the patches X_i [P, C·Πk]
- * of example i ({@link UnfoldedConvolution}).
+ * of example i ({@link UnfoldedConvolutionRule}).
  */
-final class ConvolutionNdGradients extends UnfoldedConvolution {
+final class ConvolutionNdGradients extends UnfoldedConvolutionRule {
   private final int[] kernel;
   private final int[] stride;
   private final int[] dilation;

@@ -9,9 +9,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@code Deconvolution2D} (transposed convolution, NCHW or NHWC): input position q with kernel offset a writes output
  * position q·s + a·d − pad, so example i's weight gradient is G_i[c, o, a] = Σ_q x_i[c, q] δ_i[o, q·s + a·d − pad]:
  * the unfolded <em>output error</em> U_i [Q, out·kH·kW] with the input in the role of the error,
- * G_i = x_iᵀU_i ({@link UnfoldedConvolution}).
+ * G_i = x_iᵀU_i ({@link UnfoldedConvolutionRule}).
  */
-final class DeconvolutionGradients extends UnfoldedConvolution {
+final class DeconvolutionGradients extends UnfoldedConvolutionRule {
   private final Deconvolution2D conf;
 
   DeconvolutionGradients(Layer layer, long chunkElements, ConvolutionNorms norms) {

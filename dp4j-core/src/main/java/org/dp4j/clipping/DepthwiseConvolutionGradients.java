@@ -12,11 +12,11 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * {@code DepthwiseConvolution2D} and {@code SeparableConvolution2D} (NCHW or NHWC): input channel c with depth
  * multiplier m feeds output channels c·m … c·m + m − 1 alone, so each input channel is a group with its own patches
- * X_{i,c} [P, kH·kW] and G_{i,c} = δ_{i,c}ᵀX_{i,c} ({@link UnfoldedConvolution}). A separable layer then applies a
+ * X_{i,c} [P, kH·kW] and G_{i,c} = δ_{i,c}ᵀX_{i,c} ({@link UnfoldedConvolutionRule}). A separable layer then applies a
  * 1×1 convolution W_p [out, C·m] to the depthwise output Y_i [P, C·m]: its gradient is δ_iᵀY_i, and the depthwise
  * error is δ_iW_p.
  */
-final class DepthwiseConvolutionGradients extends UnfoldedConvolution {
+final class DepthwiseConvolutionGradients extends UnfoldedConvolutionRule {
   private final ConvolutionLayer conf;
   private final int multiplier;
   private final boolean separable;

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
-import org.deeplearning4j.nn.conf.CNN2DFormat;
+import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.layers.ActivationLayer;
@@ -56,7 +56,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
  */
 final class LayerRules {
   private static final String SUPPORTED = "DenseLayer (with or without layer norm), OutputLayer, LossLayer, "
-      + "ConvolutionLayer (2D, NCHW), Convolution1DLayer, Convolution3D, DepthwiseConvolution2D, "
+      + "ConvolutionLayer (2D, NCHW or NHWC), Convolution1DLayer, Convolution3D, DepthwiseConvolution2D, "
       + "SeparableConvolution2D, Deconvolution2D, EmbeddingLayer, EmbeddingSequenceLayer, PReLULayer, "
       + "SubsamplingLayer (1D, 2D, 3D), GlobalPoolingLayer, ActivationLayer, DropoutLayer, "
       + "LocalResponseNormalization, Upsampling1D/2D/3D, ZeroPadding1D/2D/3D, Cropping1D/2D/3D, SpaceToDepthLayer, "
@@ -70,7 +70,7 @@ final class LayerRules {
       ActivationLayer.class, DropoutLayer.class, LocalResponseNormalization.class, Upsampling1D.class,
       Upsampling2D.class, Upsampling3D.class, ZeroPadding1DLayer.class, ZeroPaddingLayer.class,
       ZeroPadding3DLayer.class, Cropping1D.class, Cropping2D.class, Cropping3D.class, SpaceToDepthLayer.class);
-  /** Convolutions other than the 2-D one, each with a rule built on {@link UnfoldedConvolution}. */
+  /** Convolutions other than the 2-D one, each with a rule built on {@link UnfoldedConvolutionRule}. */
   private static final Set<Class<?>> UNFOLDED = Set.of(Convolution1DLayer.class, Convolution1D.class,
       Convolution3D.class, DepthwiseConvolution2D.class, SeparableConvolution2D.class, Deconvolution2D.class);
 
@@ -135,8 +135,8 @@ final class LayerRules {
     }
     if (type == ConvolutionLayer.class) {
       ConvolutionLayer conv = (ConvolutionLayer) conf;
-      checkArgument(conv.getCnn2dDataFormat() == CNN2DFormat.NCHW,
-          "%s: only the NCHW data format is supported, was %s", where, conv.getCnn2dDataFormat());
+      checkArgument(conv.getConvolutionMode() != ConvolutionMode.Causal,
+          "%s: ConvolutionMode.Causal is only defined for 1-D convolutions", where);
       checkArgument(conf.getIDropout() == null, "%s: dropout on a ConvolutionLayer's input is not supported; "
           + "put a DropoutLayer before it instead", where);
       return new ConvolutionGradients(layer, convolutionChunkElements, norms);
@@ -153,6 +153,9 @@ final class LayerRules {
       checkArgument(conf.getIDropout() == null, "%s: dropout on a PReLULayer's input is not supported; put a "
           + "DropoutLayer before it instead", where);
       return new PReLUGradients(layer);
+    }
+    if (type == SubsamplingLayer.class) {
+      return new PoolingGradients((SubsamplingLayer) conf);
     }
     if (PARAMETER_FREE.contains(type)) {
       return new NoParameterLayer(layer);

@@ -1,16 +1,16 @@
 package org.dp4j.clipping;
 
-import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Layers without parameters that act on each example separately ({@code ActivationLayer}, {@code DropoutLayer},
- * {@code SubsamplingLayer}, {@code GlobalPoolingLayer}): they contribute nothing to g_i and pass the per-example
- * error back through DL4J's own batched backprop.
+ * {@code GlobalPoolingLayer}, {@code LocalResponseNormalization}, frozen layers): they contribute nothing to g_i
+ * and pass the per-example error back through DL4J's own batched backprop ({@code SubsamplingLayer} has its own
+ * rule, {@link PoolingGradients}).
  */
-final class NoParameterLayer implements PerExampleLayer {
+final class NoParameterLayer implements ParameterFreeLayer {
   private final Layer layer;
 
   NoParameterLayer(Layer layer) {
@@ -26,20 +26,5 @@ final class NoParameterLayer implements PerExampleLayer {
   public INDArray backward(INDArray outputError, boolean needInputError) {
     INDArray inputError = layer.backpropGradient(outputError, LayerWorkspaceMgr.noWorkspaces()).getSecond();
     return needInputError ? inputError : null;
-  }
-
-  @Override
-  public boolean hasParams() {
-    return false;
-  }
-
-  @Override
-  public INDArray squaredNorms() {
-    throw new UnsupportedOperationException("layer has no parameters");
-  }
-
-  @Override
-  public void writeScaledSum(INDArray scale, Map<String, INDArray> gradientViews) {
-    throw new UnsupportedOperationException("layer has no parameters");
   }
 }

@@ -29,7 +29,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * operations, with no loop over examples.
  *
  * <p>Supported layers: {@code DenseLayer} (with or without {@code hasLayerNorm}), {@code OutputLayer} (any loss),
- * {@code LossLayer} (any loss), {@code ConvolutionLayer} (2D, NCHW), {@code Convolution1DLayer},
+ * {@code LossLayer} (any loss), {@code ConvolutionLayer} (2D, NCHW or NHWC), {@code Convolution1DLayer},
  * {@code Convolution3D}, {@code DepthwiseConvolution2D}, {@code SeparableConvolution2D}, {@code Deconvolution2D},
  * {@code EmbeddingLayer}, {@code EmbeddingSequenceLayer}, {@code PReLULayer}, {@code SubsamplingLayer} (1D, 2D, 3D),
  * {@code GlobalPoolingLayer}, {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization},
@@ -38,7 +38,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * norms or sums, see {@link FrozenLayers}). {@link GraphPerExampleClipper} applies the same layer rules to a
  * {@code ComputationGraph}. Anything else (notably {@code BatchNormalization}, which mixes examples) is refused when
  * the clipper is built, with a message naming the layer. The clipped sum does not include L1/L2 regularisation
- * (DL4J adds it in the updater; it does not depend on the data).
+ * (DL4J adds it in the updater; it does not depend on the data). Convolution and subsampling layers run dp4j's own
+ * im2col + GEMM code and DL4J's pooling ops on arrays reused from step to step ({@code ConvolutionGradients},
+ * {@code PoolingGradients}), not DL4J's layer code.
  *
  * <pre>{@code
  * // given: MultiLayerNetwork net; DataSet batch

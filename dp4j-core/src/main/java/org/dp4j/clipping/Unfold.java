@@ -9,7 +9,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 /**
  * The im2col ("unfold") of a channels-first batch in 1, 2 or 3 spatial dimensions: for output position o and kernel
  * offset a along each axis, the patch entry is {@code x[o·s + a·d − pad]} (zero outside the input). One strided copy
- * per kernel offset, none per example. {@link UnfoldedConvolution}'s rules build per-example weight-gradient norms
+ * per kernel offset, none per example. {@link UnfoldedConvolutionRule}'s rules build per-example weight-gradient norms
  * from it (Rochette et al. 2019, "Efficient per-example gradient computations in convolutional neural networks").
  */
 final class Unfold {

@@ -53,7 +53,8 @@ import org.nd4j.linalg.learning.config.Sgd;
  * step.step();
  * }</pre>
  *
- * <p>Speed: a stack of dense layers runs the clipper's fused path ({@link PerExampleClipper#isFused()}), plain
+ * <p>Speed: a stack of dense layers runs the clipper's fused path ({@link PerExampleClipper#isFused()}),
+ * convolutions and pooling run dp4j's own im2col + GEMM code on reused arrays (see {@link PerExampleClipper}), plain
  * {@link Sgd} is applied in place, and {@link #of(MultiLayerNetwork)} draws the next step's noise on a background
  * thread ({@link PrefetchingNoise}); other networks and base updaters take the generic path, with the same result.
  *

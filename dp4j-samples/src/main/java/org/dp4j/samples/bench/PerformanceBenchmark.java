@@ -39,6 +39,7 @@ import org.dp4j.clipping.ClippingMode;
 import org.dp4j.mbcd.DpMbcdTrainer;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.noise.GaussianNoise;
+import org.dp4j.samples.train.MnistModels;
 import org.dp4j.sampling.BatchSampler;
 import org.dp4j.sampling.PoissonSampler;
 import org.dp4j.sampling.SamplingPlan;
@@ -60,12 +61,13 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  * dp4j's benchmark suite (not a test): DP-SGD steps against DL4J's non-private {@code fit} on the same batch, at 1
  * and 2 threads (ND4J and BLAS thread counts switched in process), DL4J's own {@code fit} on a
  * {@code PrivateMultiLayerNetwork} against {@code DpSgdStep} (same step, DL4J's loop and updater), for the
- * 784-256-256-10 MLP and an MNIST-shaped
- * CNN (batch 256, float32; the DP step with prefetched and with synchronous secure noise); the vectorised clipped
- * sum against the exact one-example-at-a-time reference; the accountants (sampled-Gaussian ε for 10⁵ steps,
- * calibration, the DP-MBCD privacy ledger per step) and one DP-MBCD epoch. Cases of a group are interleaved in
- * blocks of 10 runs in one process; prints a table (min / p10 / median / max ms, ratios to the baseline at the
- * same quantile) and peak memory per model, and writes everything to a JSON file.
+ * 784-256-256-10 MLP, an MNIST-shaped CNN and the tanh CNN of {@code dp4j train --model cnn} (batch 256,
+ * float32; the DP step with prefetched and with synchronous secure noise); the vectorised clipped sum against
+ * the exact one-example-at-a-time reference; the accountants (sampled-Gaussian ε for 10⁵ steps, calibration, the
+ * DP-MBCD privacy ledger per step) and one DP-MBCD epoch. Cases of a group are interleaved in blocks of 10 runs in
+ * one process; prints a table (min / p10 / median / max ms, ratios to the baseline at the same quantile) and peak
+ * memory per model, and writes everything to a JSON file. "gemmfloor" rows time the matrix products of a DP step
+ * alone ({@link GemmFloor}); their ratio is to the DP step.
  *
  * <pre>
  * OMP_NUM_THREADS=1 java -cp dp4j-samples/target/dp4j.jar org.dp4j.samples.bench.PerformanceBenchmark \
@@ -191,6 +193,7 @@ public final class PerformanceBenchmark {
         .add("mlp.dp.syncnoise.t1", "mlp.fit.t1", 1, () -> syncNoise.apply(x, y))
         .add("mlp.fit.t2", "mlp.fit.t1", 2, () -> plain.fit(x, y))
         .add("mlp.dp.t2", "mlp.fit.t2", 2, () -> step.apply(x, y))
+        .add("mlp.gemmfloor.t1", "mlp.dp.t1", 1, new GemmFloor(plain, x))
         .run(rounds));
     threads(1);
   }
@@ -261,13 +264,23 @@ public final class PerformanceBenchmark {
     DpSgdStep step = DpSgdStep.of(init(cnn(dp())));
     // Memory first, the private step alone (native memory is rarely returned, so the order matters).
     recordMemory("cnn", plain.numParams(), step.isFused(), () -> step.apply(x, y), () -> plain.fit(x, y));
-    rows.addAll(timer()
-        .add("cnn.fit.t1", "", 1, () -> plain.fit(x, y))
-        .add("cnn.dp.t1", "cnn.fit.t1", 1, () -> step.apply(x, y))
-        .add("cnn.fit.t2", "cnn.fit.t1", 2, () -> plain.fit(x, y))
-        .add("cnn.dp.t2", "cnn.fit.t2", 2, () -> step.apply(x, y))
-        .run(rounds));
+    rows.addAll(fitAgainstStep("cnn", plain, step, x, y, rounds));
+    // The tanh CNN of `dp4j train --model cnn` (Papernot et al. 2021), same batch.
+    rows.addAll(fitAgainstStep("cnn.tanh", init(MnistModels.cnn(new Sgd(0.01), 1)),
+        DpSgdStep.of(init(MnistModels.cnn(dp(), 1))), x, y, rounds));
     threads(1);
+  }
+
+  /** fit and the DP step at 1 and 2 threads, and the step's GEMMs alone, interleaved. */
+  private List<Measurement> fitAgainstStep(String model, MultiLayerNetwork plain, DpSgdStep step, INDArray x,
+      INDArray y, int rounds) {
+    return timer()
+        .add(model + ".fit.t1", "", 1, () -> plain.fit(x, y))
+        .add(model + ".dp.t1", model + ".fit.t1", 1, () -> step.apply(x, y))
+        .add(model + ".fit.t2", model + ".fit.t1", 2, () -> plain.fit(x, y))
+        .add(model + ".dp.t2", model + ".fit.t2", 2, () -> step.apply(x, y))
+        .add(model + ".gemmfloor.t1", model + ".dp.t1", 1, new GemmFloor(plain, x))
+        .run(rounds);
   }
 
   /** The exact reference (DL4J's gradient one example at a time) on the same batch, against the DP step. */
@@ -394,7 +407,7 @@ public final class PerformanceBenchmark {
   /** Median time at 1 thread over median time at 2 threads, per model and step. */
   private Map<String, Double> speedups() {
     Map<String, Double> s = new LinkedHashMap<>();
-    for (String c : new String[] {"mlp.fit", "mlp.dp", "cnn.fit", "cnn.dp"}) {
+    for (String c : new String[] {"mlp.fit", "mlp.dp", "cnn.fit", "cnn.dp", "cnn.tanh.fit", "cnn.tanh.dp"}) {
       if (rows.stream().anyMatch(r -> r.name().equals(c + ".t2"))) {
         s.put(c, find(c + ".t1").median() / find(c + ".t2").median());
       }

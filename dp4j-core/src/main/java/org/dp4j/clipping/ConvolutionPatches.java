@@ -1,0 +1,177 @@
+package org.dp4j.clipping;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.shape.Shape;
+import org.nd4j.linalg.convolution.Convolution;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.INDArrayIndex;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/**
+ * The geometry of one 2-D convolution (kernel, stride, dilation, padding, {@link ConvolutionMode}, input and output
+ * size, as DL4J's {@code ConvolutionLayer} computes them) and its two layout transforms: {@link #unfold} (im2col)
+ * turns a channels-last input [n, H, W, C] into the patch matrix [n·P, K] whose row (i, oh, ow) holds the input
+ * window of output position (oh, ow) of example i, in the column order (kh, kw, c), K = kH·kW·C, P = outH·outW;
+ * {@link #fold} (col2im) adds patch-shaped gradients back onto the input. A convolution is then one matrix product
+ * with the weights reshaped to [out, K] in the same (kh, kw, c) order ({@link UnfoldedConvolution}).
+ *
+ * <p>Why this layout: copying the kH·kW strided windows of a channels-last input into a row-major buffer moves
+ * contiguous runs of C values, and the patch matrix is ready for one large GEMM; ND4J's own {@code im2col} op writing
+ * into the (oh, ow)-major order the GEMM needs was 5–10× slower on the MNIST CNNs (measured, float32, one thread).
+ *
+ * <p>A 1-D convolution over length L is the special case H = L, W = 1, kernel (k, 1) (the way DL4J's
+ * {@code Convolution1DLayer} runs it): a 1-D rule reshapes its [n, C, L] input to [n, L, 1, C] and reuses this
+ * class and {@link UnfoldedConvolution} unchanged.
+ *
+ * <pre>{@code
+ * ConvolutionPatches g = ConvolutionPatches.of(1, 28, 28, new int[] {5, 5}, new int[] {1, 1},
+ *     new int[] {1, 1}, new int[] {0, 0}, ConvolutionMode.Truncate);     // 24×24 outputs, K = 25
+ * INDArray patches = g.unfold(x.permute(0, 2, 3, 1), new ReusableArrays());  // x: [n, 1, 28, 28] (NCHW)
+ * }</pre>
+ */
+final class ConvolutionPatches {
+  private final int channels;
+  private final int[] in;
+  private final int[] kernel;
+  private final int[] stride;
+  private final int[] dilation;
+  private final int[] padding;    // top, left
+  private final int[] out;
+  private final int[] padded;     // rows and columns of the zero-padded input the windows read
+
+  private ConvolutionPatches(int channels, int[] in, int[] kernel, int[] stride, int[] dilation, int[] padding,
+      int[] out) {
+    this.channels = channels;
+    this.in = in;
+    this.kernel = kernel;
+    this.stride = stride;
+    this.dilation = dilation;
+    this.padding = padding;
+    this.out = out;
+    this.padded = new int[2];
+    for (int d = 0; d < 2; d++) {
+      int extent = (out[d] - 1) * stride[d] + (kernel[d] - 1) * dilation[d] + 1;
+      padded[d] = Math.max(extent, padding[d] + in[d]);
+    }
+  }
+
+  /**
+   * The geometry DL4J's {@code ConvolutionLayer} uses: in {@link ConvolutionMode#Same} the output is
+   * ⌈in/stride⌉ and the top/left padding is DL4J's (the rest of the padding goes to the bottom/right); otherwise the
+   * output is ⌊(in + 2p − (k−1)·d − 1)/s⌋ + 1 with the configured padding p ({@code Strict} also requires the
+   * division to be exact, as DL4J does). {@code Causal} is a 1-D mode and is refused.
+   */
+  static ConvolutionPatches of(int channels, int height, int width, int[] kernel, int[] stride, int[] dilation,
+      int[] padding, ConvolutionMode mode) {
+    checkArgument(mode != ConvolutionMode.Causal, "ConvolutionMode.Causal is for 1-D convolutions, was given for 2-D");
+    int[] in = {height, width};
+    int[] out = new int[2];
+    int[] pad = new int[2];
+    for (int d = 0; d < 2; d++) {
+      int effective = (kernel[d] - 1) * dilation[d] + 1;
+      if (mode == ConvolutionMode.Same) {
+        out[d] = (in[d] + stride[d] - 1) / stride[d];
+        // DL4J's ConvolutionUtils.getSameModeTopLeftPadding: the bottom/right side gets the odd one.
+        pad[d] = ((out[d] - 1) * stride[d] + effective - in[d]) / 2;
+      } else {
+        int span = in[d] + 2 * padding[d] - effective;
+        checkArgument(span >= 0, "kernel %s (dilation %s) is larger than the padded input %s", kernel[d],
+            dilation[d], in[d] + 2 * padding[d]);
+        checkArgument(mode != ConvolutionMode.Strict || span % stride[d] == 0,
+            "ConvolutionMode.Strict: (input %s + 2·padding %s − kernel extent %s) is not divisible by stride %s",
+            in[d], padding[d], effective, stride[d]);
+        out[d] = span / stride[d] + 1;
+        pad[d] = padding[d];
+      }
+    }
+    return new ConvolutionPatches(channels, in, kernel.clone(), stride.clone(), dilation.clone(), pad, out);
+  }
+
+  int outputHeight() {
+    return out[0];
+  }
+
+  int outputWidth() {
+    return out[1];
+  }
+
+  /** Top and left padding (in Same mode as DL4J computes it). */
+  int[] padding() {
+    return padding.clone();
+  }
+
+  /** P, the output positions per example. */
+  int positions() {
+    return out[0] * out[1];
+  }
+
+  /** K = kH·kW·C, the length of one patch. */
+  int patchSize() {
+    return kernel[0] * kernel[1] * channels;
+  }
+
+  /**
+   * The patch matrix [n·P, K] (rows (i, oh, ow), columns (kh, kw, c)) of a channels-last input [n, H, W, C], which
+   * may be any view, in the buffer "patches" of {@code arrays} (a zero-padded copy of the input goes to
+   * "paddedInput" where the convolution pads).
+   */
+  INDArray unfold(INDArray channelsLast, ReusableArrays arrays) {
+    long n = channelsLast.size(0);
+    INDArray source = channelsLast;
+    if (padded[0] != in[0] || padded[1] != in[1] || padding[0] != 0 || padding[1] != 0) {
+      // Borders stay zero from pass to pass; only the interior is written.
+      source = arrays.getZeroPadded("paddedInput", channelsLast.dataType(), n, padded[0], padded[1], channels);
+      source.get(NDArrayIndex.all(), NDArrayIndex.interval(padding[0], padding[0] + in[0]),
+          NDArrayIndex.interval(padding[1], padding[1] + in[1]), NDArrayIndex.all()).assign(channelsLast);
+    }
+    INDArray columns = arrays.get("patches", channelsLast.dataType(), n, out[0], out[1], kernel[0], kernel[1],
+        channels);
+    if (dilation[1] == 1) {
+      // One copy from a strided view of the input: with dW = 1 a patch row's kW·C values for one kh are contiguous
+      // in the channels-last input, so the view has rank 5 (ND4J copies rank-5 views fast, rank-6 ones slowly).
+      INDArray contiguous = source.ordering() != 'c' || !Shape.hasDefaultStridesForShape(source)
+          ? arrays.get("channelsLastInput", source.dataType(), source.shape()).assign(source) : source;
+      long rowLength = (long) padded[1] * channels;
+      INDArray windows = Nd4j.create(contiguous.data(), new long[] {n, out[0], out[1], kernel[0],
+          (long) kernel[1] * channels}, new long[] {padded[0] * rowLength, stride[0] * rowLength,
+          (long) stride[1] * channels, dilation[0] * rowLength, 1}, contiguous.offset(), 'c');
+      columns.reshape('c', n, out[0], out[1], kernel[0], (long) kernel[1] * channels).assign(windows);
+    } else {
+      for (int kh = 0; kh < kernel[0]; kh++) {
+        for (int kw = 0; kw < kernel[1]; kw++) {
+          columns.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(kh),
+              NDArrayIndex.point(kw), NDArrayIndex.all()).assign(source.get(NDArrayIndex.all(), window(0, kh),
+              window(1, kw), NDArrayIndex.all()));
+        }
+      }
+    }
+    return columns.reshape('c', n * positions(), patchSize());
+  }
+
+  /** Rows (or columns) of the padded input that kernel offset k reads, one per output position. */
+  private INDArrayIndex window(int d, int k) {
+    int first = k * dilation[d];
+    return NDArrayIndex.interval(first, stride[d], first + (out[d] - 1) * stride[d] + 1);
+  }
+
+  /**
+   * The adjoint of {@link #unfold}: Σ over the patches that contain each input element of their gradients, as an
+   * NCHW array [n, C, H, W] (padding positions dropped), by ND4J's {@code col2im} (which overwrites its output).
+   *
+   * @param patchGradients [n·P, K] with columns in DL4J's weight order (c, kh, kw), e.g. δ·W for weights W
+   *     [out, C·kH·kW]; rows (i, oh, ow) as in {@link #unfold}
+   */
+  INDArray fold(INDArray patchGradients, long n, ReusableArrays arrays) {
+    // col2im reads [n, C, kH, kW, outH, outW]: a permuted view of the GEMM's output, no copy (a copy to that
+    // layout first was twice as slow, measured).
+    INDArray columns = patchGradients.reshape('c', n, out[0], out[1], channels, kernel[0], kernel[1])
+        .permute(0, 3, 4, 5, 1, 2);
+    INDArray image = arrays.get("foldImage", patchGradients.dataType(), n, channels, in[0], in[1]);
+    Convolution.col2im(columns, image, stride[0], stride[1], padding[0], padding[1], in[0], in[1], dilation[0],
+        dilation[1]);
+    return image;
+  }
+}
