@@ -4,13 +4,14 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.CNN2DFormat;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
-import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.DropoutLayer;
@@ -26,15 +27,12 @@ import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 
 /**
- * Which DL4J layers have a per-example gradient rule, and the refusal (naming the layer and what to use instead)
- * for those that do not. Exact classes are matched: subclasses such as {@code Convolution1DLayer} or
- * {@code Deconvolution2D} compute different gradients and are refused.
+ * The per-example gradient rule of each DL4J layer: a rule registered with {@link LayerRuleRegistry} first, then
+ * dp4j's vectorised rules (exact classes are matched: subclasses such as {@code Convolution1DLayer} compute other
+ * gradients), then the generic exact path ({@link GenericLayerGradients}) for any other layer that keeps the examples
+ * of a batch independent. Layers that mix examples are refused, naming the layer and what to use instead.
  */
 final class LayerRules {
-  private static final String SUPPORTED = "DenseLayer, OutputLayer, LossLayer, ConvolutionLayer (2D, NCHW), "
-      + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer, LocalResponseNormalization, "
-      + "FrozenLayer, FrozenLayerWithBackprop";
-
   private LayerRules() {
   }
 
@@ -79,15 +77,14 @@ final class LayerRules {
     if (conf instanceof BaseLayer) {
       checkBaseLayer((BaseLayer) conf, where);
     }
-    if (conf instanceof BatchNormalization) {
-      throw refused(where, "BatchNormalization mixes the examples of a batch through its batch statistics, "
-          + "so per-example gradients (and the sensitivity bound of DP-SGD) do not exist; remove it and normalise "
-          + "the inputs instead, or use a network without batch statistics");
+    checkArgument(output == layer instanceof IOutputLayer, output
+        ? "%s: an output of the network must be an output layer (OutputLayer, LossLayer, RnnOutputLayer, ...)"
+        : "%s: an output layer is only supported as an output of the network", where);
+    Optional<LayerRuleFactory> registered = LayerRuleRegistry.lookup(conf.getClass());
+    if (registered.isPresent()) {
+      return registeredRule(registered.get(), layer, where, output);
     }
-    if (output != (type == OutputLayer.class || type == LossLayer.class)) {
-      throw refused(where, output ? "an output of the network must be an OutputLayer or a LossLayer"
-          : "an OutputLayer or LossLayer is only supported as an output of the network");
-    }
+    MixingLayers.check(conf, where);
     if (type == DenseLayer.class || type == OutputLayer.class) {
       return new DenseGradients(layer, counts);
     }
@@ -106,8 +103,21 @@ final class LayerRules {
         || type == DropoutLayer.class || type == LocalResponseNormalization.class) {
       return new NoParameterLayer(layer);
     }
-    throw refused(where, "per-example gradients are not implemented for this layer type; supported: "
-        + SUPPORTED);
+    if (layer.numParams() == 0 && !output) {
+      // Batched backprop is exact for a parameter-free layer that keeps examples apart: nothing to clip.
+      return new NoParameterLayer(layer);
+    }
+    return GenericLayerGradients.of(layer, where, GenericLayerGradients.STORE_ELEMENTS);
+  }
+
+  private static PerExampleLayer registeredRule(LayerRuleFactory factory, Layer layer, String where, boolean output) {
+    PerExampleLayer rule = factory.create(layer);
+    checkArgument(rule != null, "%s: the registered rule factory returned null", where);
+    checkArgument(rule.isOutput() == output, "%s: the registered rule %s says isOutput() = %s, but the layer %s an "
+        + "output of the network", where, rule.getClass().getName(), rule.isOutput(), output ? "is" : "is not");
+    checkArgument(rule.hasParams() == layer.numParams() > 0, "%s: the registered rule %s says hasParams() = %s, but "
+        + "the layer has %s parameters", where, rule.getClass().getName(), rule.hasParams(), layer.numParams());
+    return rule;
   }
 
   /**
@@ -150,10 +160,6 @@ final class LayerRules {
         + "per-example clipping; use a DropoutLayer instead", where);
     checkArgument(!(conf instanceof DenseLayer && ((DenseLayer) conf).hasLayerNorm()),
         "%s: layer normalisation (hasLayerNorm) is not supported by per-example clipping", where);
-  }
-
-  private static IllegalArgumentException refused(String where, String why) {
-    return new IllegalArgumentException(where + ": " + why);
   }
 
   static String describe(org.deeplearning4j.nn.conf.layers.Layer conf, int index) {

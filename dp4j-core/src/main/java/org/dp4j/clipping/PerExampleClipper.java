@@ -250,8 +250,7 @@ public final class PerExampleClipper {
       long size = layer.numParams();
       INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(offset, offset + size));
       if (layers.get(i).hasParams()) {
-        Map<String, INDArray> views = layer.conf().getLayer().initializer()
-            .getGradientsFromFlattened(layer.conf(), slice);
+        Map<String, INDArray> views = GradientViews.of(layer, slice);
         layers.get(i).writeScaledSum(factors.scale(p++), views);
       } else if (size > 0) {
         slice.assign(0.0);    // frozen parameters: no gradient
