@@ -46,7 +46,8 @@ final class LayerRules {
     for (int i = 0; i < count; i++) {
       checkPreprocessor(net.getLayerWiseConfigurations().getInputPreProcess(i), "input preprocessor of layer " + i);
       Layer layer = net.getLayer(i);
-      rules.add(ruleFor(layer, describe(layer.conf().getLayer(), i), i == count - 1, counts,
+      rules.add(ruleFor(layer, describe(net.getLayerWiseConfigurations().getConf(i).getLayer(), i), i == count - 1,
+          counts,
           convolutionChunkElements, norms));
     }
     checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
