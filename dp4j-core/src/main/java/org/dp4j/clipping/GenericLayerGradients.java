@@ -14,8 +14,6 @@ import org.deeplearning4j.nn.api.MaskState;
 import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
-import org.deeplearning4j.nn.conf.layers.recurrent.Bidirectional;
-import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
 import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.common.primitives.Pair;
@@ -39,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * <p>Each per-example output is compared with the same example's row of the batch output: a layer that mixes the
  * examples of a batch (batch statistics) is caught there instead of producing wrong norms. Dropout and weight noise
  * (DropConnect) inside the layer would draw other randomness in the per-example passes than in the batch pass, so
- * they are refused (a {@code DropoutLayer} before the layer works).
+ * they are refused (a {@code DropoutLayer} before the layer works). The path is as exact as DL4J's own backprop of
+ * the layer (docs/dl4j-internals.md#generic-per-example-path).
  */
 final class GenericLayerGradients implements PerExampleLayer {
   /** Per-example gradients are kept when n·P is at most this many elements (64 MB in float), else recomputed. */
@@ -95,24 +94,20 @@ final class GenericLayerGradients implements PerExampleLayer {
   }
 
   /** Refuses randomness inside the layer or any layer it wraps (it would differ between the passes). */
-  private static void checkDeterministic(org.deeplearning4j.nn.conf.layers.Layer conf, String where) {
-    checkArgument(conf.getIDropout() == null, "%s: dropout inside %s is not supported by per-example clipping; put "
-        + "a DropoutLayer before it instead", where, conf.getClass().getSimpleName());
-    if (conf instanceof BaseLayer) {
-      BaseLayer base = (BaseLayer) conf;
-      checkArgument(base.getWeightNoise() == null, "%s: weight noise (DropConnect) inside %s is not supported by "
-          + "per-example clipping; use a DropoutLayer instead", where, conf.getClass().getSimpleName());
-      GradientNormalization normalization = base.getGradientNormalization();
-      checkArgument(normalization == null || normalization == GradientNormalization.None,
-          "%s: gradientNormalization %s of %s acts on the batch gradient, not per example; remove it "
-              + "(per-example clipping already bounds every gradient)", where, normalization,
-          conf.getClass().getSimpleName());
-    }
-    if (conf instanceof BaseWrapperLayer) {
-      checkDeterministic(((BaseWrapperLayer) conf).getUnderlying(), where);
-    } else if (conf instanceof Bidirectional) {
-      checkDeterministic(((Bidirectional) conf).getFwd(), where);
-      checkDeterministic(((Bidirectional) conf).getBwd(), where);
+  private static void checkDeterministic(org.deeplearning4j.nn.conf.layers.Layer outer, String where) {
+    for (org.deeplearning4j.nn.conf.layers.Layer conf : NestedLayers.of(outer)) {
+      checkArgument(conf.getIDropout() == null, "%s: dropout inside %s is not supported by per-example clipping; "
+          + "put a DropoutLayer before it instead", where, conf.getClass().getSimpleName());
+      if (conf instanceof BaseLayer) {
+        BaseLayer base = (BaseLayer) conf;
+        checkArgument(base.getWeightNoise() == null, "%s: weight noise (DropConnect) inside %s is not supported by "
+            + "per-example clipping; use a DropoutLayer instead", where, conf.getClass().getSimpleName());
+        GradientNormalization normalization = base.getGradientNormalization();
+        checkArgument(normalization == null || normalization == GradientNormalization.None,
+            "%s: gradientNormalization %s of %s acts on the batch gradient, not per example; remove it "
+                + "(per-example clipping already bounds every gradient)", where, normalization,
+            conf.getClass().getSimpleName());
+      }
     }
   }
 

@@ -81,6 +81,12 @@ final class LayerRules {
     checkArgument(output == layer instanceof IOutputLayer, output
         ? "%s: an output of the network must be an output layer (OutputLayer, LossLayer, RnnOutputLayer, ...)"
         : "%s: an output layer is only supported as an output of the network", where);
+    if (layer instanceof org.deeplearning4j.nn.layers.wrapper.BaseWrapperLayer) {
+      // LastTimeStep, TimeDistributed, MaskZeroLayer: conf() is the wrapped layer's, so the rules matched by
+      // configuration class below would take the wrapper for the wrapped layer; DL4J's own backprop of the wrapper
+      // is exact.
+      return wrapperRule(layer, where, output);
+    }
     Optional<LayerRuleFactory> registered = LayerRuleRegistry.lookup(conf.getClass());
     if (registered.isPresent()) {
       return registeredRule(registered.get(), layer, where, output);
@@ -109,6 +115,12 @@ final class LayerRules {
       return new NoParameterLayer(layer);
     }
     return GenericLayerGradients.of(layer, where, GenericLayerGradients.STORE_ELEMENTS);
+  }
+
+  private static PerExampleLayer wrapperRule(Layer layer, String where, boolean output) {
+    MixingLayers.check(layer.conf().getLayer(), where);
+    return layer.numParams() == 0 && !output ? new NoParameterLayer(layer)
+        : GenericLayerGradients.of(layer, where, GenericLayerGradients.STORE_ELEMENTS);
   }
 
   private static PerExampleLayer registeredRule(LayerRuleFactory factory, Layer layer, String where, boolean output) {

@@ -109,7 +109,8 @@ public final class PrivacyValidator {
       return new ValidationReport.Entry(name, type, LayerPath.FROZEN, FrozenLayers.passesErrorsBack(layer)
           ? "forward only; errors pass back through it" : "forward only");
     }
-    if (LayerRuleRegistry.lookup(layer.conf().getLayer().getClass()).isPresent()) {
+    if (!(layer instanceof org.deeplearning4j.nn.layers.wrapper.BaseWrapperLayer)
+        && LayerRuleRegistry.lookup(layer.conf().getLayer().getClass()).isPresent()) {
       return new ValidationReport.Entry(name, type, LayerPath.REGISTERED, r.getClass().getName());
     }
     if (!r.hasParams()) {

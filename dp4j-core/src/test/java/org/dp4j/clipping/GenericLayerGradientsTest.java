@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Random;
+import org.deeplearning4j.nn.conf.CNN2DFormat;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
@@ -12,7 +13,15 @@ import org.deeplearning4j.nn.conf.layers.CenterLossOutputLayer;
 import org.deeplearning4j.nn.conf.layers.Convolution1DLayer;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.Deconvolution2D;
+import org.deeplearning4j.nn.conf.layers.DepthwiseConvolution2D;
+import org.deeplearning4j.nn.conf.layers.EmbeddingLayer;
 import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
+import org.deeplearning4j.nn.conf.layers.GlobalPoolingLayer;
+import org.deeplearning4j.nn.conf.layers.GravesLSTM;
+import org.deeplearning4j.nn.conf.layers.PoolingType;
+import org.deeplearning4j.nn.conf.layers.RecurrentAttentionLayer;
+import org.deeplearning4j.nn.conf.layers.SeparableConvolution2D;
 import org.deeplearning4j.nn.conf.layers.LSTM;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.PReLULayer;
@@ -98,11 +107,17 @@ class GenericLayerGradientsTest {
   }
 
   private static void assertRecurrentExact(org.deeplearning4j.nn.conf.layers.Layer hidden) {
+    assertRecurrentExact(hidden, true);
+  }
+
+  private static void assertRecurrentExact(org.deeplearning4j.nn.conf.layers.Layer hidden, boolean masked) {
     MultiLayerNetwork net = recurrent(hidden, DataType.DOUBLE);
     INDArray x = uniform(1, DataType.DOUBLE, N, 3, T);
     INDArray y = uniform(2, DataType.DOUBLE, N, 2, T);
     assertExact(net, x, y, null, 1e-10);
-    assertExact(net, x, y, mask(DataType.DOUBLE), 1e-10);
+    if (masked) {
+      assertExact(net, x, y, mask(DataType.DOUBLE), 1e-10);
+    }
   }
 
   @Test
@@ -130,6 +145,39 @@ class GenericLayerGradientsTest {
   void convolution1dMatchesDl4jWithAndWithoutMask() {
     assertRecurrentExact(new Convolution1DLayer.Builder().kernelSize(2).nOut(3)
         .convolutionMode(ConvolutionMode.Same).activation(Activation.TANH).build());
+  }
+
+  @Test
+  void otherRecurrentLayersMatchDl4j() {
+    assertRecurrentExact(new GravesLSTM.Builder().nOut(3).activation(Activation.TANH).build());
+    assertRecurrentExact(new RecurrentAttentionLayer.Builder().nIn(3).nOut(3).nHeads(1).projectInput(false)
+        .activation(Activation.TANH).build());
+  }
+
+  @Test
+  void convolutionVariantsMatchDl4j() {
+    for (org.deeplearning4j.nn.conf.layers.Layer layer : java.util.List.of(
+        new Deconvolution2D.Builder(2, 2).nOut(3).stride(2, 2).activation(Activation.TANH).build(),
+        new DepthwiseConvolution2D.Builder(2, 2).depthMultiplier(2).activation(Activation.TANH).build(),
+        new SeparableConvolution2D.Builder(2, 2).nOut(3).depthMultiplier(2).activation(Activation.TANH).build(),
+        new ConvolutionLayer.Builder(2, 2).nOut(3).dataFormat(CNN2DFormat.NHWC).activation(Activation.TANH)
+            .build())) {
+      MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE).layer(layer)
+          .layer(new GlobalPoolingLayer.Builder(PoolingType.AVG).build())
+          .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+          .setInputType(InputType.convolutional(5, 5, 2)).build());
+      assertExact(net, TinyNetworks.features(3, N, 2, 5, 5), TinyNetworks.labels(4, N, 3, true), null, 1e-10);
+    }
+  }
+
+  @Test
+  void embeddingLayerMatchesDl4j() {
+    MultiLayerNetwork net = TinyNetworks.init(base(DataType.DOUBLE)
+        .layer(new EmbeddingLayer.Builder().nIn(7).nOut(3).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.feedForward(7)).build());
+    INDArray x = Nd4j.create(new double[][] {{1}, {4}, {1}, {6}, {0}});
+    assertExact(net, x, TinyNetworks.labels(4, N, 3, true), null, 1e-10);
   }
 
   @Test

@@ -52,6 +52,23 @@ class PrivacyValidatorTest {
   }
 
   @Test
+  void aRuleRegisteredForTheWrappedLayerIsNotUsedForItsWrapper() {
+    // A wrapper layer's conf() is the wrapped layer's: an LSTM rule must not receive LastTimeStep's layer.
+    LayerRuleRegistry.register(LSTM.class, layer -> {
+      throw new AssertionError("the LSTM rule was asked for " + layer);
+    });
+    try {
+      MultiLayerNetwork net = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
+          .layer(new LastTimeStep(new LSTM.Builder().nOut(3).build()))
+          .layer(new OutputLayer.Builder(LossFunction.MSE).nOut(2).build())
+          .setInputType(InputType.recurrent(3, 5)).build());
+      assertThat(paths(PrivacyValidator.inspect(net))).containsExactly(LayerPath.GENERIC, LayerPath.VECTORISED);
+    } finally {
+      LayerRuleRegistry.unregister(LSTM.class);
+    }
+  }
+
+  @Test
   void namesEveryRefusalWithItsReplacementBeforeAnyStep() {
     MultiLayerNetwork net = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
         .layer(new DenseLayer.Builder().nOut(4).build())

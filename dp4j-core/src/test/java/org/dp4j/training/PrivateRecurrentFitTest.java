@@ -7,6 +7,8 @@ import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.LSTM;
 import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
+import org.deeplearning4j.nn.conf.layers.SelfAttentionLayer;
+import org.deeplearning4j.nn.conf.layers.recurrent.Bidirectional;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.weights.WeightInit;
@@ -106,6 +108,26 @@ class PrivateRecurrentFitTest {
     assertThat(net.getIterationCount()).isEqualTo(8);
     assertThat(net.params().sub(before).amaxNumber().doubleValue()).isPositive();
     assertThat(net.params().isNaN().any() || net.params().isInfinite().any()).isFalse();
+  }
+
+  @Test
+  void bidirectionalLstmAndSelfAttentionTrainThroughDpSgdSetup() {
+    // Neither keeps its updater in a BaseLayer of its own: DpSgdSetup must privatise the wrapped and SameDiff layers.
+    MultiLayerConfiguration conf = new NeuralNetConfiguration.Builder().seed(8).dataType(DataType.DOUBLE)
+        .weightInit(WeightInit.XAVIER).updater(new Sgd(0.5)).list()
+        .layer(new Bidirectional(new LSTM.Builder().nOut(4).activation(Activation.TANH).build()))
+        .layer(new SelfAttentionLayer.Builder().nOut(4).nHeads(2).projectInput(true).build())
+        .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nOut(2).activation(Activation.IDENTITY).build())
+        .setInputType(InputType.recurrent(3, T)).build();
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(N).expectedBatchSize(6).epochs(1).clipNorm(0.05)
+        .noiseMultiplier(1.0).delta(1e-5).build();
+    PrivateMultiLayerNetwork net = setup.privateNetwork(conf);
+    assertThat(net.dpSgd().clipNorm()).isEqualTo(0.05);
+    INDArray before = net.params().dup();
+    net.insecureNoise(GaussianNoise.insecureFixedSeed(2));
+    net.fit(SampledDataSetIterator.poisson(indexed(sequences()), 6, AesCtrRandom.insecureFixedSeed(4)), 1);
+    assertThat(net.getIterationCount()).isEqualTo(4);
+    assertThat(net.params().sub(before).amaxNumber().doubleValue()).isPositive();
   }
 
   @Test
