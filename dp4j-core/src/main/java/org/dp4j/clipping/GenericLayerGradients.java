@@ -59,6 +59,7 @@ final class GenericLayerGradients implements PerExampleLayer {
   private INDArray labelMask;
   private INDArray squaredNorms;
   private Map<String, INDArray> perExample;   // key -> [n, size of that parameter]; null when recomputed
+  private final Map<String, Character> orders = new ConcurrentHashMap<>();   // key -> order its rows are read in
 
   private GenericLayerGradients(Layer layer, String where, long storeElements) {
     this.layer = layer;
@@ -175,13 +176,13 @@ final class GenericLayerGradients implements PerExampleLayer {
         try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager()
             .getAndActivateWorkspace(PerExampleClipper.WORKSPACE, WORKSPACE_ID)) {
           double c = scale.getDouble(i, 0);
-          example(i).getFirst().gradientForVariable().forEach((key, g) -> sums.get(key).addi(flat(g).mul(c)));
+          example(i).getFirst().gradientForVariable().forEach((key, g) -> sums.get(key).addi(flat(key, g).mul(c)));
         }
       }
       layer.clear();
     }
     for (Map.Entry<String, INDArray> view : gradientViews.entrySet()) {
-      view.getValue().assign(sums.get(view.getKey()).reshape('c', view.getValue().shape()));
+      view.getValue().assign(sums.get(view.getKey()).reshape(order(view.getKey()), view.getValue().shape()));
     }
   }
 
@@ -222,7 +223,8 @@ final class GenericLayerGradients implements PerExampleLayer {
       double norm = e.getValue().norm2Number().doubleValue();
       sq += norm * norm;
       if (perExample != null) {
-        perExample.get(e.getKey()).get(NDArrayIndex.interval(i, i + 1), NDArrayIndex.all()).assign(flat(e.getValue()));
+        perExample.get(e.getKey()).get(NDArrayIndex.interval(i, i + 1), NDArrayIndex.all())
+            .assign(flat(e.getKey(), e.getValue()));
       }
     }
     squaredNorms.putScalar(i, 0, sq);
@@ -290,8 +292,15 @@ final class GenericLayerGradients implements PerExampleLayer {
     return index.toArray(new INDArrayIndex[0]);
   }
 
-  /** A parameter's gradient as a row [1, length], read in C order (as writeScaledSum reshapes it back). */
-  private static INDArray flat(INDArray g) {
-    return g.reshape('c', 1, g.length());
+  /**
+   * A parameter's gradient as a row [1, length], read in the parameter's own storage order (a view, no copy, for the
+   * contiguous gradient views DL4J hands out); {@link #writeScaledSum} reshapes the sums back in the same order.
+   */
+  private INDArray flat(String key, INDArray g) {
+    return g.reshape(orders.computeIfAbsent(key, k -> g.ordering()), 1, g.length());
+  }
+
+  private char order(String key) {
+    return orders.getOrDefault(key, 'c');
   }
 }

@@ -114,8 +114,12 @@ public final class PerExampleClipper {
     if (net.getFlattenedGradients() == null) {
       net.initGradientsView();
     }
+    // The fused path replaces the layer rules: only where every trainable layer has dp4j's own dense rule (not a
+    // registered or generic one).
+    boolean denseRules = rules.stream().filter(PerExampleLayer::hasParams)
+        .allMatch(r -> r.getClass() == DenseGradients.class);
     return new PerExampleClipper(net, mode, rules,
-        allowFused ? FusedDenseClipper.forNetwork(net) : Optional.empty());
+        allowFused && denseRules ? FusedDenseClipper.forNetwork(net) : Optional.empty());
   }
 
   /**

@@ -251,6 +251,8 @@ class GenericLayerGradientsTest {
     assertThat(RuleDriver.perExample(net, x, y, null).sub(vectorised).amaxNumber().doubleValue()
         / vectorised.amaxNumber().doubleValue()).isLessThanOrEqualTo(1e-12);
     assertExact(net, x, y, null, 1e-10);
+    // The fused dense path would bypass the registered rules.
+    assertThat(PerExampleClipper.of(net).isFused()).isFalse();
   }
 
   @Test

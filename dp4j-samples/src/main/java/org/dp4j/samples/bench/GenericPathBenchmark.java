@@ -52,6 +52,9 @@ public final class GenericPathBenchmark {
       LayerRuleRegistry.register(c, LayerRuleRegistry.generic());
     }
     PerExampleClipper generic = PerExampleClipper.of(net);
+    if (generic.isFused()) {
+      throw new IllegalStateException("the generic case must not run the fused dense path");
+    }
     for (Class<? extends org.deeplearning4j.nn.conf.layers.Layer> c : forced) {
       LayerRuleRegistry.unregister(c);
     }
