@@ -82,9 +82,10 @@ final class GenericLayerGradients implements PerExampleLayer {
     Class<?> type = layer.conf().getLayer().getClass();
     if (layer.numParams() > 0 && NOTIFIED.add(type)) {
       LoggerFactory.getLogger(GenericLayerGradients.class).warn("{}: no vectorised per-example rule for {}, so its "
-          + "per-example gradients come from DL4J's own backprop one example at a time (exact, but one forward and "
-          + "one backward pass of the layer per example: many times the batched cost; register a rule with "
-          + "LayerRuleRegistry to speed it up). Shown once per layer type.", where, type.getSimpleName());
+          + "per-example gradients come from DL4J's own backprop one example at a time: exact, but one forward and "
+          + "one backward pass of the layer per example with each example's gradient materialised, several times "
+          + "(small layers) to tens of times (layers with many parameters) the cost of a vectorised rule; register "
+          + "a rule with LayerRuleRegistry to speed it up. Shown once per layer type.", where, type.getSimpleName());
     }
     return new GenericLayerGradients(layer, where, storeElements);
   }

@@ -30,8 +30,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * with trainable parameters, clip factors c_i = min(1, C/‖g_i‖), and the clipped sum Σ_i c_i g_i written layer by
  * layer (Abadi et al. 2016, Alg. 1) — batched matrix operations, no loop over examples.
  *
- * <p>Layers use the same per-example rules as {@link PerExampleClipper} (dense, output and loss layers, 2-D
- * convolutions, pooling, activation, dropout, local response normalisation). Parameter-free vertices that keep
+ * <p>Layers use the same per-example rules as {@link PerExampleClipper} (registered rules, then dense, output and
+ * loss layers, 2-D convolutions, pooling, activation, dropout, local response normalisation, then the generic exact
+ * path for any other layer that keeps examples independent). Parameter-free vertices that keep
  * row i of their output a function of row i of their inputs (merge, element-wise, subset, preprocessor, scale,
  * shift, L2-normalise, reshape, last-time-step, duplicate-to-time-series) pass the errors back through DL4J's own
  * {@code doBackward}; an error reaching a vertex from several consumers is summed. Frozen layers

@@ -28,14 +28,17 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * clipped sum Σ_i g_i·min(1, C/‖g_i‖) (Abadi et al. 2016, Alg. 1; docs/sampling.md#expected-batch-size) — all in batched matrix
  * operations, with no loop over examples.
  *
- * <p>Supported layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),
- * {@code ConvolutionLayer} (2D, NCHW), {@code SubsamplingLayer}, {@code GlobalPoolingLayer},
- * {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization}, the CNN↔dense input
+ * <p>Vectorised layers: {@code DenseLayer}, {@code OutputLayer} (any loss), {@code LossLayer} (any loss),
+ * {@code ConvolutionLayer} (2D, NCHW), the parameter-free layers ({@code SubsamplingLayer}, {@code GlobalPoolingLayer},
+ * {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization}, ...), the CNN↔dense input
  * preprocessors, and frozen layers ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}: forward only, no part in
- * norms or sums, see {@link FrozenLayers}). {@link GraphPerExampleClipper} applies the same layer rules to a
- * {@code ComputationGraph}. Anything else (notably {@code BatchNormalization}, which mixes examples) is refused when
- * the clipper is built, with a message naming the layer. The clipped sum does not include L1/L2 regularisation
- * (DL4J adds it in the updater; it does not depend on the data).
+ * norms or sums, see {@link FrozenLayers}). A rule registered with {@link LayerRuleRegistry} comes first; any other
+ * layer that keeps examples independent (recurrent, attention, embedding, other convolutions, wrappers, ...) takes
+ * the generic exact path, DL4J's own backprop one example at a time (slower; {@link PrivacyValidator} lists the path
+ * of every layer). {@link GraphPerExampleClipper} applies the same layer rules to a {@code ComputationGraph}. Layers
+ * that mix examples (notably {@code BatchNormalization}) are refused when the clipper is built, with a message naming
+ * the layer. The clipped sum does not include L1/L2 regularisation (DL4J adds it in the updater; it does not depend
+ * on the data).
  *
  * <pre>{@code
  * PerExampleClipper clipper = PerExampleClipper.of(net);              // flat clipping
