@@ -125,9 +125,11 @@ final class GenericLayerGradients implements PerExampleLayer {
       return null;    // the loss starts the backward pass; nobody reads an output layer's activations here
     }
     setMask(mask, (int) in.size(0));
-    // Kept as a copy: the layers above may change their input in place.
-    batchOutput = layer.activate(in, true, LayerWorkspaceMgr.noWorkspaces()).dup();
-    return batchOutput;
+    // Copies: the layers above keep (and may change in place) their input until the clipped sum is written, while
+    // the per-example passes below re-run this layer, and the independence check needs the untouched batch output.
+    INDArray out = layer.activate(in, true, LayerWorkspaceMgr.noWorkspaces()).dup();
+    batchOutput = out.dup();
+    return out;
   }
 
   @Override
