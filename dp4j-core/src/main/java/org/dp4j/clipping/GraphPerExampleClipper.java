@@ -30,9 +30,10 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * with trainable parameters, clip factors c_i = min(1, C/‖g_i‖), and the clipped sum Σ_i c_i g_i written layer by
  * layer (Abadi et al. 2016, Alg. 1) — batched matrix operations, no loop over examples.
  *
- * <p>Layers use the same per-example rules as {@link PerExampleClipper} (dense with or without layer norm, output and
- * loss layers, 1-D/2-D/3-D, depthwise, separable and transposed convolutions, embeddings, PReLU, pooling,
- * activation, dropout, local response normalisation, upsampling, padding, cropping). Parameter-free vertices that keep
+ * <p>Layers use the same per-example rules as {@link PerExampleClipper} (registered rules, then dense with or without
+ * layer norm, output and loss layers, 1-D/2-D/3-D, depthwise, separable and transposed convolutions, embeddings,
+ * PReLU, pooling, activation, dropout, local response normalisation, upsampling, padding, cropping, then the generic
+ * exact path for any other layer that keeps examples independent). Parameter-free vertices that keep
  * row i of their output a function of row i of their inputs (merge, element-wise, subset, preprocessor, scale,
  * shift, L2-normalise, reshape, last-time-step, duplicate-to-time-series) pass the errors back through DL4J's own
  * {@code doBackward}; an error reaching a vertex from several consumers is summed. Frozen layers
@@ -401,8 +402,7 @@ public final class GraphPerExampleClipper {
       INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(node.offset, node.offset + node.size));
       if (node.trainable()) {
         Layer layer = node.vertex.getLayer();
-        Map<String, INDArray> views = layer.conf().getLayer().initializer()
-            .getGradientsFromFlattened(layer.conf(), slice);
+        Map<String, INDArray> views = GradientViews.of(layer, slice);
         node.rule.writeScaledSum(factors.scale(p++), views);
       } else {
         slice.assign(0.0);    // frozen parameters: no gradient

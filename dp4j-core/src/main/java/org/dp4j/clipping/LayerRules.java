@@ -4,14 +4,15 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
-import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.Convolution1D;
 import org.deeplearning4j.nn.conf.layers.Convolution1DLayer;
@@ -50,17 +51,12 @@ import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 
 /**
- * Which DL4J layers have a per-example gradient rule, and the refusal (naming the layer and what to use instead)
- * for those that do not. Exact classes are matched: a subclass computes different gradients (as
- * {@code Convolution1DLayer} does from {@code ConvolutionLayer}) and needs its own rule.
+ * The per-example gradient rule of each DL4J layer: a rule registered with {@link LayerRuleRegistry} first, then
+ * dp4j's vectorised rules (exact classes are matched: subclasses such as {@code Convolution1DLayer} compute other
+ * gradients), then the generic exact path ({@link GenericLayerGradients}) for any other layer that keeps the examples
+ * of a batch independent. Layers that mix examples are refused, naming the layer and what to use instead.
  */
 final class LayerRules {
-  private static final String SUPPORTED = "DenseLayer (with or without layer norm), OutputLayer, LossLayer, "
-      + "ConvolutionLayer (2D, NCHW or NHWC), Convolution1DLayer, Convolution3D, DepthwiseConvolution2D, "
-      + "SeparableConvolution2D, Deconvolution2D, EmbeddingLayer, EmbeddingSequenceLayer, PReLULayer, "
-      + "SubsamplingLayer (1D, 2D, 3D), GlobalPoolingLayer, ActivationLayer, DropoutLayer, "
-      + "LocalResponseNormalization, Upsampling1D/2D/3D, ZeroPadding1D/2D/3D, Cropping1D/2D/3D, SpaceToDepthLayer, "
-      + "FrozenLayer, FrozenLayerWithBackprop";
   /**
    * Parameter-free layers that act on each example alone: DL4J's own batched backprop passes the per-example errors
    * through them ({@link NoParameterLayer}).
@@ -87,7 +83,8 @@ final class LayerRules {
     for (int i = 0; i < count; i++) {
       checkPreprocessor(net.getLayerWiseConfigurations().getInputPreProcess(i), "input preprocessor of layer " + i);
       Layer layer = net.getLayer(i);
-      rules.add(ruleFor(layer, describe(layer.conf().getLayer(), i), i == count - 1, counts,
+      rules.add(ruleFor(layer, describe(net.getLayerWiseConfigurations().getConf(i).getLayer(), i), i == count - 1,
+          counts,
           convolutionChunkElements, norms));
     }
     checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
@@ -118,15 +115,20 @@ final class LayerRules {
     if (conf instanceof BaseLayer) {
       checkBaseLayer((BaseLayer) conf, where);
     }
-    if (conf instanceof BatchNormalization) {
-      throw refused(where, "BatchNormalization mixes the examples of a batch through its batch statistics, "
-          + "so per-example gradients (and the sensitivity bound of DP-SGD) do not exist; remove it and normalise "
-          + "the inputs instead, or use a network without batch statistics");
+    checkArgument(output == layer instanceof IOutputLayer, output
+        ? "%s: an output of the network must be an output layer (OutputLayer, LossLayer, RnnOutputLayer, ...)"
+        : "%s: an output layer is only supported as an output of the network", where);
+    if (layer instanceof org.deeplearning4j.nn.layers.wrapper.BaseWrapperLayer) {
+      // LastTimeStep, TimeDistributed, MaskZeroLayer: conf() is the wrapped layer's, so the rules matched by
+      // configuration class below would take the wrapper for the wrapped layer; DL4J's own backprop of the wrapper
+      // is exact.
+      return wrapperRule(layer, where, output);
     }
-    if (output != (type == OutputLayer.class || type == LossLayer.class)) {
-      throw refused(where, output ? "an output of the network must be an OutputLayer or a LossLayer"
-          : "an OutputLayer or LossLayer is only supported as an output of the network");
+    Optional<LayerRuleFactory> registered = LayerRuleRegistry.lookup(conf.getClass());
+    if (registered.isPresent()) {
+      return registeredRule(registered.get(), layer, where, output);
     }
+    MixingLayers.check(conf, where);
     if (type == DenseLayer.class || type == OutputLayer.class) {
       return new DenseGradients(layer, counts);
     }
@@ -160,8 +162,27 @@ final class LayerRules {
     if (PARAMETER_FREE.contains(type)) {
       return new NoParameterLayer(layer);
     }
-    throw refused(where, "per-example gradients are not implemented for this layer type; supported: "
-        + SUPPORTED);
+    if (layer.numParams() == 0 && !output) {
+      // Batched backprop is exact for a parameter-free layer that keeps examples apart: nothing to clip.
+      return new NoParameterLayer(layer);
+    }
+    return GenericLayerGradients.of(layer, where, GenericLayerGradients.STORE_ELEMENTS);
+  }
+
+  private static PerExampleLayer wrapperRule(Layer layer, String where, boolean output) {
+    MixingLayers.check(layer.conf().getLayer(), where);
+    return layer.numParams() == 0 && !output ? new NoParameterLayer(layer)
+        : GenericLayerGradients.of(layer, where, GenericLayerGradients.STORE_ELEMENTS);
+  }
+
+  private static PerExampleLayer registeredRule(LayerRuleFactory factory, Layer layer, String where, boolean output) {
+    PerExampleLayer rule = factory.create(layer);
+    checkArgument(rule != null, "%s: the registered rule factory returned null", where);
+    checkArgument(rule.isOutput() == output, "%s: the registered rule %s says isOutput() = %s, but the layer %s an "
+        + "output of the network", where, rule.getClass().getName(), rule.isOutput(), output ? "is" : "is not");
+    checkArgument(rule.hasParams() == layer.numParams() > 0, "%s: the registered rule %s says hasParams() = %s, but "
+        + "the layer has %s parameters", where, rule.getClass().getName(), rule.hasParams(), layer.numParams());
+    return rule;
   }
 
   private static PerExampleLayer unfoldedRule(Layer layer, Class<?> type, long chunkElements,
@@ -217,10 +238,6 @@ final class LayerRules {
         where, normalization);
     checkArgument(conf.getWeightNoise() == null, "%s: weight noise (DropConnect) is not supported by "
         + "per-example clipping; use a DropoutLayer instead", where);
-  }
-
-  private static IllegalArgumentException refused(String where, String why) {
-    return new IllegalArgumentException(where + ": " + why);
   }
 
   static String describe(org.deeplearning4j.nn.conf.layers.Layer conf, int index) {

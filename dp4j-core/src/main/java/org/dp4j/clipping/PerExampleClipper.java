@@ -28,19 +28,21 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * clipped sum Σ_i g_i·min(1, C/‖g_i‖) (Abadi et al. 2016, Alg. 1; docs/sampling.md#expected-batch-size) — all in batched matrix
  * operations, with no loop over examples.
  *
- * <p>Supported layers: {@code DenseLayer} (with or without {@code hasLayerNorm}), {@code OutputLayer} (any loss),
+ * <p>Vectorised layers: {@code DenseLayer} (with or without {@code hasLayerNorm}), {@code OutputLayer} (any loss),
  * {@code LossLayer} (any loss), {@code ConvolutionLayer} (2D, NCHW or NHWC), {@code Convolution1DLayer},
  * {@code Convolution3D}, {@code DepthwiseConvolution2D}, {@code SeparableConvolution2D}, {@code Deconvolution2D},
- * {@code EmbeddingLayer}, {@code EmbeddingSequenceLayer}, {@code PReLULayer}, {@code SubsamplingLayer} (1D, 2D, 3D),
- * {@code GlobalPoolingLayer}, {@code ActivationLayer}, {@code DropoutLayer}, {@code LocalResponseNormalization},
- * upsampling, zero-padding and cropping layers (1D, 2D, 3D), {@code SpaceToDepthLayer}, the CNN↔dense input
- * preprocessors, and frozen layers ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}: forward only, no part in
- * norms or sums, see {@link FrozenLayers}). {@link GraphPerExampleClipper} applies the same layer rules to a
- * {@code ComputationGraph}. Anything else (notably {@code BatchNormalization}, which mixes examples) is refused when
- * the clipper is built, with a message naming the layer. The clipped sum does not include L1/L2 regularisation
- * (DL4J adds it in the updater; it does not depend on the data). Convolution and subsampling layers run dp4j's own
- * im2col + GEMM code and DL4J's pooling ops on arrays reused from step to step ({@code ConvolutionGradients},
- * {@code PoolingGradients}), not DL4J's layer code.
+ * {@code EmbeddingLayer}, {@code EmbeddingSequenceLayer}, {@code PReLULayer}, the parameter-free layers
+ * ({@code SubsamplingLayer} 1D/2D/3D, {@code GlobalPoolingLayer}, {@code ActivationLayer}, {@code DropoutLayer},
+ * {@code LocalResponseNormalization}, upsampling, zero-padding and cropping layers, {@code SpaceToDepthLayer}), the
+ * CNN↔dense input preprocessors, and frozen layers ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}: forward
+ * only, no part in norms or sums, see {@link FrozenLayers}). A rule registered with {@link LayerRuleRegistry} comes
+ * first; any other layer that keeps examples independent (recurrent, attention, wrappers, ...) takes the generic
+ * exact path, DL4J's own backprop one example at a time (slower; {@link PrivacyValidator} lists the path of every
+ * layer). {@link GraphPerExampleClipper} applies the same layer rules to a {@code ComputationGraph}. Layers that mix
+ * examples (notably {@code BatchNormalization}) are refused when the clipper is built, with a message naming the
+ * layer. The clipped sum does not include L1/L2 regularisation (DL4J adds it in the updater; it does not depend on
+ * the data). Convolution and subsampling layers run dp4j's own im2col + GEMM code and DL4J's pooling ops on arrays
+ * reused from step to step ({@code ConvolutionGradients}, {@code PoolingGradients}), not DL4J's layer code.
  *
  * <pre>{@code
  * // given: MultiLayerNetwork net; DataSet batch
@@ -120,8 +122,12 @@ public final class PerExampleClipper {
     if (net.getFlattenedGradients() == null) {
       net.initGradientsView();
     }
+    // The fused path replaces the layer rules: only where every trainable layer has dp4j's own dense rule (not a
+    // registered or generic one).
+    boolean denseRules = rules.stream().filter(PerExampleLayer::hasParams)
+        .allMatch(r -> r.getClass() == DenseGradients.class);
     return new PerExampleClipper(net, mode, rules,
-        allowFused ? FusedDenseClipper.forNetwork(net) : Optional.empty());
+        allowFused && denseRules ? FusedDenseClipper.forNetwork(net) : Optional.empty());
   }
 
   /**
@@ -256,8 +262,7 @@ public final class PerExampleClipper {
       long size = layer.numParams();
       INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(offset, offset + size));
       if (layers.get(i).hasParams()) {
-        Map<String, INDArray> views = layer.conf().getLayer().initializer()
-            .getGradientsFromFlattened(layer.conf(), slice);
+        Map<String, INDArray> views = GradientViews.of(layer, slice);
         layers.get(i).writeScaledSum(factors.scale(p++), views);
       } else if (size > 0) {
         slice.assign(0.0);    // frozen parameters: no gradient

@@ -13,9 +13,11 @@ import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
+import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.Orders;
+import org.dp4j.clipping.NestedLayers;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.SampledGaussianMechanism;
 import org.dp4j.accounting.ThreatModel;
@@ -221,20 +223,26 @@ public final class DpSgdSetup {
     return copy;
   }
 
-  /** Wraps the one base updater of the trainable layers (frozen wrappers are not {@code BaseLayer}s) in DpSgd. */
-  private void privatise(List<Layer> layers) {
+  /**
+   * Wraps the one base updater of the trainable layers in DpSgd: {@code BaseLayer}s and SameDiff layers, also inside
+   * wrappers such as {@code Bidirectional} and {@code LastTimeStep} (frozen wrappers keep theirs: not trained).
+   */
+  private void privatise(List<Layer> outer) {
+    List<Layer> layers = outer.stream().flatMap(l -> NestedLayers.of(l).stream()).collect(Collectors.toList());
     IUpdater base = null;
-    for (Layer l : layers) {
-      if (l instanceof BaseLayer layer) {
-        checkArgument(!(layer.getIUpdater() instanceof DpSgd), "configuration is already private: %s; to continue "
-            + "a private network use PrivateMultiLayerNetwork.resume (PrivateComputationGraph.resume) with its "
-            + "restored ledger", layer.getIUpdater());
-        checkArgument(base == null || base.equals(layer.getIUpdater()),
-            "all layers must share one base updater: %s vs %s", base, layer.getIUpdater());
-        checkArgument(layer.getBiasUpdater() == null || layer.getBiasUpdater().equals(layer.getIUpdater()),
-            "a separate bias updater (%s) is not supported by DP-SGD", layer.getBiasUpdater());
-        base = layer.getIUpdater();
+    for (Layer layer : layers) {
+      IUpdater[] own = updaters(layer);
+      if (own == null) {
+        continue;
       }
+      checkArgument(!(own[0] instanceof DpSgd), "configuration is already private: %s; to continue "
+          + "a private network use PrivateMultiLayerNetwork.resume (PrivateComputationGraph.resume) with its "
+          + "restored ledger", own[0]);
+      checkArgument(base == null || base.equals(own[0]), "all layers must share one base updater: %s vs %s", base,
+          own[0]);
+      checkArgument(own[1] == null || own[1].equals(own[0]), "a separate bias updater (%s) is not supported by "
+          + "DP-SGD", own[1]);
+      base = own[0];
     }
     checkArgument(base != null, "the configuration has no trainable layer with parameters");
     DpSgd dp = updater(base);
@@ -242,8 +250,22 @@ public final class DpSgdSetup {
       if (l instanceof BaseLayer layer) {
         layer.setIUpdater(dp);
         layer.setBiasUpdater(null);
+      } else if (l instanceof AbstractSameDiffLayer layer) {
+        layer.setUpdater(dp);
+        layer.setBiasUpdater(null);
       }
     }
+  }
+
+  /** {updater, bias updater} of a layer that holds its own, else null. */
+  private static IUpdater[] updaters(Layer layer) {
+    if (layer instanceof BaseLayer b) {
+      return new IUpdater[] {b.getIUpdater(), b.getBiasUpdater()};
+    }
+    if (layer instanceof AbstractSameDiffLayer s && s.getUpdater() != null) {
+      return new IUpdater[] {s.getUpdater(), s.getBiasUpdater()};
+    }
+    return null;
   }
 
   /** The composition method used for calibration and the budget (PLD unless the builder chose RDP). */

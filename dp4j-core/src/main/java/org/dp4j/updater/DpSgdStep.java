@@ -13,6 +13,8 @@ import java.util.List;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.api.Updater;
+import org.deeplearning4j.nn.gradient.DefaultGradient;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.graph.vertex.GraphVertex;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -275,15 +277,13 @@ public final class DpSgdStep {
       if (layer.numParams() == 0 || FrozenLayers.isFrozen(layer)) {
         continue;   // not trained: no updater of its own matters
       }
+      // Every parameter's own updater, as DL4J's updater blocks read them: wrappers (Bidirectional, LastTimeStep)
+      // and SameDiff layers (SelfAttentionLayer) keep theirs outside BaseLayer.
       org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
-      checkArgument(conf instanceof BaseLayer, "layer %s (%s) has parameters but no updater configuration", name,
-          conf.getClass().getSimpleName());
-      BaseLayer base = (BaseLayer) conf;
-      // A null bias updater means the bias uses the layer's updater.
-      IUpdater bias = base.getBiasUpdater() == null ? base.getIUpdater() : base.getBiasUpdater();
-      for (IUpdater updater : new IUpdater[] {base.getIUpdater(), bias}) {
-        checkArgument(updater instanceof DpSgd, "layer %s (%s) uses updater %s; every layer with parameters "
-            + "must use the same DpSgd updater", name, conf.getClass().getSimpleName(), updater);
+      for (String param : layer.paramTable().keySet()) {
+        IUpdater updater = layer.getConfig().getUpdaterByParam(param);
+        checkArgument(updater instanceof DpSgd, "layer %s (%s) uses updater %s for parameter %s; every layer with "
+            + "parameters must use the same DpSgd updater", name, conf.getClass().getSimpleName(), updater, param);
         checkArgument(shared == null || shared.equals(updater), "layer %s uses %s but an earlier layer uses %s; "
             + "all layers must share one DpSgd mechanism", name, updater, shared);
         shared = (DpSgd) updater;

@@ -10,6 +10,7 @@ import org.deeplearning4j.nn.graph.vertex.GraphVertex;
 import org.dp4j.clipping.ClippedGradientSum;
 import org.dp4j.clipping.FrozenLayers;
 import org.dp4j.clipping.GraphPerExampleClipper;
+import org.dp4j.clipping.PrivacyValidator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -29,6 +30,8 @@ final class GraphClippable implements ClippableModel {
     this.graph = graph;
     // clone() goes through the builder, so a configuration edited in JSON is validated again here.
     this.config = DpSgdStep.configOf(graph).clone();
+    // Every refused vertex named at once, before any step.
+    PrivacyValidator.inspect(graph).requireSupported();
     this.clipper = GraphPerExampleClipper.of(graph, config.clipping());
     int[] order = graph.topologicalSortOrder();
     long[] sizes = new long[order.length];

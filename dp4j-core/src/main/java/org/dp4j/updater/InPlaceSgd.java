@@ -2,7 +2,7 @@ package org.dp4j.updater;
 
 import java.util.List;
 import java.util.OptionalDouble;
-import org.deeplearning4j.nn.conf.layers.BaseLayer;
+import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.clipping.FrozenLayers;
 import org.nd4j.linalg.learning.config.IUpdater;
@@ -36,12 +36,15 @@ final class InPlaceSgd {
       return false;
     }
     for (int i = 0; i < net.getnLayers(); i++) {
-      org.deeplearning4j.nn.conf.layers.Layer conf = net.getLayer(i).conf().getLayer();
-      if (FrozenLayers.isFrozen(net.getLayer(i))) {
+      Layer layer = net.getLayer(i);
+      if (FrozenLayers.isFrozen(layer)) {
         return false;   // DL4J's updater leaves frozen parameters alone; the in-place path would not
       }
-      if (conf instanceof BaseLayer b && (!isEmpty(b.getRegularization()) || !isEmpty(b.getRegularizationBias()))) {
-        return false;
+      // Per parameter, as DL4J reads it: wrappers (Bidirectional, LastTimeStep) and SameDiff layers included.
+      for (String param : layer.paramTable().keySet()) {
+        if (!isEmpty(layer.getConfig().getRegularizationByParam(param))) {
+          return false;
+        }
       }
     }
     return true;
@@ -57,11 +60,9 @@ final class InPlaceSgd {
       if (net.getLayer(i).numParams() == 0 || FrozenLayers.isFrozen(net.getLayer(i))) {
         continue;
       }
-      BaseLayer conf = (BaseLayer) net.getLayer(i).conf().getLayer();
-      for (IUpdater u : new IUpdater[] {conf.getIUpdater(), conf.getBiasUpdater()}) {
-        if (u == null) {
-          continue;
-        }
+      Layer layer = net.getLayer(i);
+      for (String param : layer.paramTable().keySet()) {
+        IUpdater u = layer.getConfig().getUpdaterByParam(param);
         double rate = u.getLearningRate(iteration, epoch);
         if (!Double.isNaN(shared) && rate != shared) {
           return OptionalDouble.empty();

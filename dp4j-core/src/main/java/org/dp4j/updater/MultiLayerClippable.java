@@ -9,6 +9,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.clipping.ClippedGradientSum;
 import org.dp4j.clipping.FrozenLayers;
 import org.dp4j.clipping.PerExampleClipper;
+import org.dp4j.clipping.PrivacyValidator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** {@link ClippableModel} of a {@link MultiLayerNetwork}: {@link PerExampleClipper} on its only input and output. */
@@ -24,6 +25,8 @@ final class MultiLayerClippable implements ClippableModel {
     this.net = net;
     // clone() goes through the builder, so a configuration edited in JSON is validated again here.
     this.config = DpSgdStep.configOf(net).clone();
+    // Every refused layer named at once, before any step.
+    PrivacyValidator.inspect(net).requireSupported();
     this.clipper = PerExampleClipper.of(net, config.clipping());
     long[] sizes = new long[net.getnLayers()];
     boolean[] isFrozen = new boolean[sizes.length];

@@ -258,9 +258,11 @@ class PerExampleClipperTest {
     MultiLayerNetwork rnn = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
         .layer(new LSTM.Builder().nIn(3).nOut(3).build())
         .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nOut(2).build())
+        .layer(new OutputLayer.Builder(LossFunction.MSE).nOut(2).build())
         .setInputType(InputType.recurrent(3)).build());
     assertThatThrownBy(() -> PerExampleClipper.of(rnn)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("layer 0 'layer0' (LSTM)").hasMessageContaining("supported: DenseLayer");
+        .hasMessageContaining("layer 1 'layer1' (RnnOutputLayer)")
+        .hasMessageContaining("an output layer is only supported as an output of the network");
     MultiLayerNetwork normalised = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
         .layer(new DenseLayer.Builder().nIn(4).nOut(3)
             .gradientNormalization(GradientNormalization.ClipL2PerLayer).build())
