@@ -70,6 +70,7 @@ final class RuleDriver {
         continue;
       }
       Layer layer = net.getLayer(l);
+      rules.get(l).squaredNorms();   // the contract's order: norms before sums (some rules keep state from it)
       for (int i = 0; i < n; i++) {
         INDArray slice = rows.get(NDArrayIndex.interval(i, i + 1), NDArrayIndex.interval(bounds[l], bounds[l + 1]));
         Map<String, INDArray> views = GradientViews.of(layer, slice);
@@ -90,6 +91,7 @@ final class RuleDriver {
       INDArray labelMask) {
     int n = (int) x.size(0);
     INDArray rows = Nd4j.create(x.dataType(), n, net.numParams());
+    net.clearLayerMaskArrays();   // the reference starts clean: no mask left on a layer by an earlier pass
     for (int i = 0; i < n; i++) {
       net.setLayerMaskArrays(mask == null ? null : row(mask, i), labelMask == null ? null : row(labelMask, i));
       net.setInput(row(x, i));
