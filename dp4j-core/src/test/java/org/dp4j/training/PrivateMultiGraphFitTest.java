@@ -51,7 +51,7 @@ class PrivateMultiGraphFitTest {
 
   /**
    * a [n, 6] → dense, b [n, 4] → dense; both added (skip) and merged with b's branch, scaled, into a dense layer and
-   * a softmax output "cls"; b's branch also feeds an MSE output "reg".
+   * a softmax output "cls"; b's branch also feeds an MSE output "reg" with one unit.
    */
   static ComputationGraphConfiguration conf(IUpdater updater, DataType type) {
     return new NeuralNetConfiguration.Builder().seed(4).dataType(type).updater(updater).graphBuilder()
@@ -64,12 +64,12 @@ class PrivateMultiGraphFitTest {
         .addLayer("d", new DenseLayer.Builder().nIn(10).nOut(6).activation(Activation.RELU).build(), "scale")
         .addLayer("cls", new OutputLayer.Builder(LossFunction.MCXENT).nIn(6).nOut(3)
             .activation(Activation.SOFTMAX).build(), "d")
-        .addLayer("reg", new OutputLayer.Builder(LossFunction.MSE).nIn(5).nOut(2)
+        .addLayer("reg", new OutputLayer.Builder(LossFunction.MSE).nIn(5).nOut(1)
             .activation(Activation.IDENTITY).build(), "db")
         .setOutputs("cls", "reg").build();
   }
 
-  /** Two inputs, a class (from a's first coordinate) and two regression targets (from b). */
+  /** Two inputs, a class (from a's first coordinate) and one regression target (from b). */
   static MultiDataSet data() {
     Nd4j.getRandom().setSeed(9);
     INDArray a = Nd4j.randn(DataType.DOUBLE, N, 6);
@@ -79,7 +79,7 @@ class PrivateMultiGraphFitTest {
       double v = a.getDouble(i, 0);
       cls.putScalar(i, v < -0.4 ? 0 : v < 0.4 ? 1 : 2, 1.0);
     }
-    INDArray reg = Nd4j.hstack(b.getColumn(0, true).mul(0.5), b.getColumn(1, true).add(b.getColumn(2, true)));
+    INDArray reg = b.getColumn(0, true).mul(0.5).add(b.getColumn(1, true));
     return new org.nd4j.linalg.dataset.MultiDataSet(new INDArray[] {a, b}, new INDArray[] {cls, reg});
   }
 
