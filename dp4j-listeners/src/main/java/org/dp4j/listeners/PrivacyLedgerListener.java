@@ -204,7 +204,7 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
     if (!net.secureNoise()) {
       voidBecause = "the network's noise source is not cryptographically secure (insecureNoise): whoever knows its "
           + "seed can remove the noise";
-      ledger.voidHiddenState(voidBecause);
+      ledger.voidGuarantees(voidBecause);
       LOG.warn("NO privacy guarantee for this run: {}", voidBecause);
     }
     network = net;
