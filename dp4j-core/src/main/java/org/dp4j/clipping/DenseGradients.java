@@ -119,9 +119,11 @@ final class DenseGradients implements PerExampleLayer {
 
   @Override
   public INDArray squaredNorms() {
-    INDArray inputSq = input.norm2(1);
+    long n = input.size(0);
+    // Reshaped to [n]: ND4J keeps a [n, 1] shape for the norm of a one-column array (an output with nOut = 1).
+    INDArray inputSq = input.norm2(1).reshape(n);
     inputSq.muli(inputSq);
-    INDArray deltaSq = delta.norm2(1);
+    INDArray deltaSq = delta.norm2(1).reshape(n);
     deltaSq.muli(deltaSq);
     if (layerNorm) {
       INDArray sq = inputSq.muli(deltaSq);
@@ -136,7 +138,7 @@ final class DenseGradients implements PerExampleLayer {
     if (hasBias) {
       inputSq.addi(1.0);
     }
-    return inputSq.muli(deltaSq).reshape(input.size(0), 1);
+    return inputSq.muli(deltaSq).reshape(n, 1);
   }
 
   @Override

@@ -78,7 +78,7 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
     }
     this.step = DpSgdStep.withInsecureNoise(net, b.noise);   // secure unless insecureNoise() opted out
     this.voidBecause = b.noise.isSecure() ? Optional.empty() : Optional.of(INSECURE);
-    voidBecause.ifPresent(ledger::voidHiddenState);
+    voidBecause.ifPresent(ledger::voidGuarantees);
     DpSgd dp = step.config();
     checkArgument(sampler.plan().datasetSize() == data.size(),
         "the sampler covers %s records but the data has %s", sampler.plan().datasetSize(), data.size());

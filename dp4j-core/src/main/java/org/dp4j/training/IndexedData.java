@@ -38,7 +38,7 @@ public interface IndexedData {
     };
   }
 
-  /** Rows of an existing DataSet (features [n, ...], labels [n, k]). */
+  /** Rows of an existing DataSet (features [n, ...], labels [n, ...]). */
   static IndexedData of(DataSet all) {
     INDArray x = all.getFeatures();
     INDArray y = all.getLabels();
@@ -51,14 +51,7 @@ public interface IndexedData {
 
       @Override
       public DataSet rows(int[] indices) {
-        if (indices.length == 0) {
-          long[] xs = x.shape().clone();
-          long[] ys = y.shape().clone();
-          xs[0] = 0;
-          ys[0] = 0;
-          return new DataSet(Nd4j.create(x.dataType(), xs), Nd4j.create(y.dataType(), ys));
-        }
-        return new DataSet(Nd4j.pullRows(x, 1, indices), Nd4j.pullRows(y, 1, indices));
+        return new DataSet(RowSelection.rows(x, indices), RowSelection.rows(y, indices));
       }
     };
   }

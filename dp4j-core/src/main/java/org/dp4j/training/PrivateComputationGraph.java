@@ -29,8 +29,10 @@ import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
  * al. 2016, Alg. 1). Frozen vertices ({@code FrozenVertex}, {@code FrozenLayer}, {@code setFeatureExtractor}) take
  * no part and stay bit-identical.
  *
- * <p>Batches come from a {@link SampledDataSetIterator}, so the graph has one input and one output; any other
- * iterator (including every {@code MultiDataSetIterator}) and {@code fit} on raw arrays are refused. Listeners see
+ * <p>Batches come from a {@link SampledDataSetIterator} (one input, one output) or a
+ * {@link SampledMultiDataSetIterator} (several inputs or outputs: each example's loss is the sum of its outputs'
+ * losses, clipped as one); any other iterator, a {@code DataSet} or {@code MultiDataSet} these did not draw, and
+ * {@code fit} on raw arrays are refused. Listeners see
  * the events and the gradient described in {@link PrivateMultiLayerNetwork}; {@link #score()} is {@code NaN}.
  *
  * <pre>{@code
@@ -124,15 +126,17 @@ public class PrivateComputationGraph extends ComputationGraph implements Private
   }
 
   /**
-   * Refused unless reached from {@link #fit(DataSetIterator)} (DL4J adapts that iterator to this method): no
-   * multi-input sampler exists yet, so a {@code MultiDataSetIterator}'s sampling is unknown to the accountant.
+   * One epoch of private steps over a {@link SampledMultiDataSetIterator} (several inputs or outputs); any other
+   * {@code MultiDataSetIterator} is refused, naming the sampler to use.
    */
   @Override
   public synchronized void fit(MultiDataSetIterator iterator) {
-    checkState(state.stepping(), "%s is not a sampler the privacy accountant covers; a private graph trains on a "
-        + "SampledDataSetIterator (poisson(...) or shuffleOnce(...); one input, one output)",
-        iterator.getClass().getSimpleName());
-    super.fit(iterator);
+    if (state.stepping() && !(iterator instanceof SampledMultiDataSetIterator)) {
+      super.fit(iterator);    // DL4J's adapter of the SampledDataSetIterator passed to fit(DataSetIterator)
+      return;
+    }
+    state.useIterator(iterator);
+    state.step(() -> super.fit(iterator));
   }
 
   /** One private step on a batch drawn by a {@link SampledDataSetIterator} (as DL4J's early stopping calls it). */
@@ -142,12 +146,15 @@ public class PrivateComputationGraph extends ComputationGraph implements Private
     state.step(() -> super.fit(data));
   }
 
-  /** Refused: a {@code MultiDataSet} carries no sampling the accountant knows. */
+  /** One private step on a batch drawn by a {@link SampledMultiDataSetIterator} (as early stopping calls it). */
   @Override
   public void fit(MultiDataSet data) {
-    checkState(state.stepping(), "fit(MultiDataSet) is not a private step (the accountant cannot know how it was "
-        + "sampled); fit a SampledDataSetIterator or its SampledBatch instead");
-    super.fit(data);
+    if (state.stepping()) {
+      super.fit(data);
+      return;
+    }
+    state.useBatch(data);
+    state.step(() -> super.fit(data));
   }
 
   /** Refused unless called by this class's own {@code fit}: raw arrays carry no sampling the accountant knows. */

@@ -55,21 +55,24 @@ final class PrivateFitState {
     return stepping;
   }
 
-  /** The plan of a {@link SampledDataSetIterator}; refuses any other iterator, naming the sampler to use. */
+  /**
+   * The plan of a {@link SampledDataSetIterator} or {@link SampledMultiDataSetIterator}; refuses any other iterator,
+   * naming the sampler to use.
+   */
   void useIterator(Object iterator) {
-    checkArgument(iterator instanceof SampledDataSetIterator, "%s is not a sampler the privacy accountant covers; "
+    checkArgument(iterator instanceof DrawnBySampler, "%s is not a sampler the privacy accountant covers; "
         + "wrap the data in SampledDataSetIterator.poisson(IndexedData.of(dataSet), expectedBatchSize) (or "
-        + "SampledDataSetIterator.shuffleOnce for the fixed-partition accountants)",
-        iterator.getClass().getSimpleName());
-    usePlan(((SampledDataSetIterator) iterator).plan());
+        + "SampledDataSetIterator.shuffleOnce for the fixed-partition accountants; SampledMultiDataSetIterator for a "
+        + "graph with several inputs or outputs)", iterator.getClass().getSimpleName());
+    usePlan(((DrawnBySampler) iterator).plan());
   }
 
-  /** The plan of a {@link SampledBatch}; refuses any other batch. */
+  /** The plan of a {@link SampledBatch} or {@link SampledMultiBatch}; refuses any other batch. */
   void useBatch(Object batch) {
-    checkArgument(batch instanceof SampledBatch, "a private step needs a batch drawn by a sampler the accountant "
-        + "covers, was %s; take batches from SampledDataSetIterator.poisson(...) or .shuffleOnce(...)",
-        batch.getClass().getSimpleName());
-    usePlan(((SampledBatch) batch).plan());
+    checkArgument(batch instanceof DrawnBySampler, "a private step needs a batch drawn by a sampler the accountant "
+        + "covers, was %s; take batches from SampledDataSetIterator.poisson(...) or .shuffleOnce(...) "
+        + "(SampledMultiDataSetIterator for a graph with several inputs or outputs)", batch.getClass().getSimpleName());
+    usePlan(((DrawnBySampler) batch).plan());
   }
 
   private void usePlan(SamplingPlan next) {

@@ -11,7 +11,7 @@ import org.nd4j.linalg.dataset.DataSet;
  * (as DL4J's {@code EarlyStoppingTrainer} calls it) is a private step with known sampling. May have 0 rows (an
  * empty Poisson batch: the step adds noise only).
  */
-public final class SampledBatch extends DataSet {
+public final class SampledBatch extends DataSet implements DrawnBySampler {
   private final transient SamplingPlan plan;
 
   SampledBatch(DataSet rows, SamplingPlan plan) {
@@ -20,6 +20,7 @@ public final class SampledBatch extends DataSet {
   }
 
   /** How this batch was drawn. */
+  @Override
   public SamplingPlan plan() {
     return plan;
   }

@@ -1,10 +1,8 @@
 package org.dp4j.training;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.sampling.BatchSampler;
 import org.dp4j.sampling.PoissonSampler;
@@ -21,7 +19,7 @@ import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
  * random-access data ({@link IndexedData}: an in-memory {@code DataSet}, MNIST images, or your own record source).
  * An epoch is {@link SamplingPlan#stepsPerEpoch()} batches; an empty Poisson batch is a normal step (the private
  * network adds the noise, the accountant counts the step). A {@link PrivateMultiLayerNetwork} refuses any other
- * iterator.
+ * iterator; for a {@code ComputationGraph} with several inputs or outputs use {@link SampledMultiDataSetIterator}.
  *
  * <pre>{@code
  * // given: PrivateMultiLayerNetwork net; org.nd4j.linalg.dataset.DataSet trainSet
@@ -32,21 +30,16 @@ import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
  * <p>Not thread-safe; asynchronous prefetching is off (DL4J's {@code AsyncDataSetIterator} would draw batches on
  * another thread ahead of the budget check).
  */
-public final class SampledDataSetIterator implements DataSetIterator {
+public final class SampledDataSetIterator implements DataSetIterator, DrawnBySampler {
   private static final long serialVersionUID = 1L;
 
   private final transient IndexedData data;
-  private final transient BatchSampler sampler;
-  private final transient SamplingPlan plan;
+  private final transient SamplerCursor cursor;
   private transient DataSetPreProcessor preProcessor;
-  private int position;
 
   private SampledDataSetIterator(IndexedData data, BatchSampler sampler) {
     this.data = checkNotNull(data, "data");
-    this.sampler = checkNotNull(sampler, "sampler");
-    this.plan = sampler.plan();
-    checkArgument(plan.datasetSize() == data.size(), "the sampler covers %s records but the data has %s",
-        plan.datasetSize(), data.size());
+    this.cursor = new SamplerCursor(sampler, data.size());
   }
 
   /** Poisson sampling with rate q = expectedBatchSize / n from a secure generator. */
@@ -80,38 +73,34 @@ public final class SampledDataSetIterator implements DataSetIterator {
   }
 
   /** How batches are drawn: scheme, n, q, expected batch size, steps per epoch. */
+  @Override
   public SamplingPlan plan() {
-    return plan;
+    return cursor.plan();
   }
 
   /** Batches left in the current epoch. */
   public int remainingInEpoch() {
-    return plan.stepsPerEpoch() - position;
+    return cursor.remainingInEpoch();
   }
 
   @Override
   public boolean hasNext() {
-    return position < plan.stepsPerEpoch();
+    return cursor.hasNext();
   }
 
   @Override
   public SampledBatch next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException("epoch finished after " + plan.stepsPerEpoch() + " batches; call reset()");
-    }
-    position++;
-    DataSet rows = data.rows(sampler.nextBatch());
+    DataSet rows = data.rows(cursor.next());
     if (preProcessor != null && rows.numExamples() > 0) {
       preProcessor.preProcess(rows);
     }
-    return new SampledBatch(rows, plan);
+    return new SampledBatch(rows, cursor.plan());
   }
 
   /** Refused: the batch size is the sampler's, not the caller's. */
   @Override
   public DataSet next(int num) {
-    throw new UnsupportedOperationException("batch sizes are drawn by the sampler (" + plan.describe()
-        + "); call next()");
+    throw cursor.fixedSizeRefused();
   }
 
   @Override
@@ -141,12 +130,12 @@ public final class SampledDataSetIterator implements DataSetIterator {
    */
   @Override
   public void reset() {
-    position = 0;
+    cursor.reset();
   }
 
   @Override
   public int batch() {
-    return (int) Math.round(plan.expectedBatchSize());
+    return (int) Math.round(cursor.plan().expectedBatchSize());
   }
 
   /** A per-example transformation (e.g. a normaliser fitted on public statistics) applied to each batch. */

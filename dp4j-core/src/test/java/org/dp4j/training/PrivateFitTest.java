@@ -268,6 +268,8 @@ class PrivateFitTest {
     assertThat(r.guaranteesVoidBecause()).isPresent();
     assertThat(r.epsilonSpent()).contains("NO privacy guarantee");
     assertThat(r.epsilon(org.dp4j.accounting.ThreatModel.ALL_ITERATES_RELEASED)).isEmpty();
+    assertThat(r.ledger().guaranteesVoidedBecause()).isEqualTo(r.guaranteesVoidBecause());
+    assertThat(r.ledger().warnings()).anyMatch(w -> w.startsWith("NO privacy guarantee"));
   }
 
   private static Map<String, INDArray> copy(Map<String, INDArray> table) {

@@ -152,7 +152,7 @@ class PrivateGraphFitTest {
         java.util.List.<org.nd4j.linalg.dataset.api.MultiDataSet>of(data.toMultiDataSet()).iterator(), BATCH)))
         .hasMessageContaining("not a sampler");
     assertThatThrownBy(() -> graph.fit(data)).hasMessageContaining("SampledDataSetIterator");
-    assertThatThrownBy(() -> graph.fit(data.toMultiDataSet())).hasMessageContaining("not a private step");
+    assertThatThrownBy(() -> graph.fit(data.toMultiDataSet())).hasMessageContaining("SampledMultiDataSetIterator");
     assertThatThrownBy(() -> graph.fit(new INDArray[] {data.getFeatures()}, new INDArray[] {data.getLabels()}))
         .hasMessageContaining("not a private step");
     assertThat(graph.params()).isEqualTo(before);

@@ -80,6 +80,7 @@ public final class LedgerReport {
         : String.join("; ", ledger.notCertifiedBecause()));
     m.put("epsilonByAccountant", epsilonByAccountant(ledger));
     m.put("epsilonExplained", last == null ? "no epoch recorded" : explain(last, ledger));
+    m.put("guaranteesVoidedBecause", ledger.guaranteesVoidedBecause().orElse(null));
     m.put("hiddenStateVoidedBecause", ledger.hiddenStateVoidedBecause().orElse(null));
     m.put("warnings", ledger.warnings());
     m.put("ledger", rows);
@@ -128,6 +129,9 @@ public final class LedgerReport {
 
   /** Why the report has no certified ε for {@code claimed}, in one line; empty if it has one. */
   public static Optional<String> notCertifiedBecause(PrivacyLedger ledger, ThreatModel claimed) {
+    if (ledger.guaranteesVoidedBecause().isPresent()) {
+      return Optional.of("NO privacy guarantee: " + ledger.guaranteesVoidedBecause().get());
+    }
     Optional<PrivacyGuarantee> g = certifiedEpsilon(ledger, claimed);
     String tm = claimed.description();
     if (g.isPresent() && g.get().isFinite()) {
@@ -244,9 +248,13 @@ public final class LedgerReport {
     sb.append(last.partial() ? "during epoch " : "after epoch ").append(last.epoch()).append(" (")
         .append(last.steps()).append(" private updates").append(last.partial() ? ", stopped by the budget" : "")
         .append("):\n");
-    last.composition().ifPresent(g -> sb.append("  all iterates released: ").append(g.summary()).append('\n'));
+    // With the guarantees void, the bounds describe the configured mechanism only.
+    String bound = ledger.guaranteesVoidedBecause().isPresent() ? "  VOID, not a guarantee of this run: " : "  ";
+    last.composition().ifPresent(g -> sb.append(bound).append("all iterates released: ").append(g.summary())
+        .append('\n'));
     if (last.hiddenState().isPresent()) {
-      sb.append("  only the last iterate released: ").append(last.hiddenState().get().summary()).append('\n');
+      sb.append(bound).append("only the last iterate released: ").append(last.hiddenState().get().summary())
+          .append('\n');
     } else {
       sb.append("  only the last iterate released: no hidden-state theorem applies")
           .append(ledger.hiddenStateVoidedBecause().map(r -> " (voided: " + r + ")").orElse(""))

@@ -30,6 +30,7 @@ import org.dp4j.training.PlainSgdCheck;
 import org.dp4j.training.PrivateMultiLayerNetwork;
 import org.dp4j.training.PrivateTraining;
 import org.dp4j.training.SampledDataSetIterator;
+import org.dp4j.training.SampledMultiDataSetIterator;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.ParallelWrapperRefusal;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -100,6 +101,11 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
 
   /** As {@link #forNetwork(PrivateTraining, SamplingPlan, double)} with the iterator's plan. */
   public static Builder forNetwork(PrivateTraining net, SampledDataSetIterator iterator, double delta) {
+    return forNetwork(net, iterator.plan(), delta);
+  }
+
+  /** As {@link #forNetwork(PrivateTraining, SamplingPlan, double)} with the multi-input iterator's plan. */
+  public static Builder forNetwork(PrivateTraining net, SampledMultiDataSetIterator iterator, double delta) {
     return forNetwork(net, iterator.plan(), delta);
   }
 
@@ -199,7 +205,7 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
     if (!net.secureNoise()) {
       voidBecause = "the network's noise source is not cryptographically secure (insecureNoise): whoever knows its "
           + "seed can remove the noise";
-      ledger.voidHiddenState(voidBecause);
+      ledger.voidGuarantees(voidBecause);
       LOG.warn("NO privacy guarantee for this run: {}", voidBecause);
     }
     network = net;
@@ -208,7 +214,7 @@ public final class PrivacyLedgerListener extends BaseTrainingListener {
   /** Each accountant must account the network's DpSgd under the sampler's plan (known from the first batch). */
   private void requireCovers(PrivateTraining net) {
     SamplingPlan plan = net.samplingPlan().orElseThrow(() -> new IllegalStateException(
-        "the network has not been given sampled batches (SampledDataSetIterator)"));
+        "the network has not been given sampled batches (SampledDataSetIterator or SampledMultiDataSetIterator)"));
     DpSgd dp = net.dpSgd();
     for (StepAccountant a : ledger.accountants()) {
       if (!asserted.contains(a)) {

@@ -239,6 +239,15 @@ class PrivacyLedgerListenerTest {
     assertThat(listener.epsilon(ThreatModel.LAST_ITERATE_ONLY)).isEmpty();
     assertThat(listener.epsilonSpent()).contains("NO privacy guarantee");
     assertThat(listener.ledger().hiddenStateVoidedBecause()).isPresent();
+    // The ledger and every report made from it say so too.
+    assertThat(listener.ledger().guaranteesVoidedBecause()).isEqualTo(listener.guaranteesVoidBecause());
+    java.util.Map<String, Object> report = LedgerReport.toMap(listener.ledger());
+    assertThat(report.get("certified")).isEqualTo(false);
+    assertThat(report.get("epsilon")).isNull();
+    assertThat((String) report.get("notCertifiedBecause")).startsWith("NO privacy guarantee");
+    String summary = LedgerReport.summary(listener.ledger());
+    assertThat(summary).startsWith("NO privacy guarantee").contains("VOID, not a guarantee of this run: all iterates");
+    assertThat(summary.lines().filter(l -> l.contains("ε =")).allMatch(l -> l.contains("VOID"))).isTrue();
   }
 
   @Test

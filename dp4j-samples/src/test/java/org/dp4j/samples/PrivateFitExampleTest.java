@@ -1,6 +1,7 @@
 package org.dp4j.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,5 +38,13 @@ class PrivateFitExampleTest {
     assertThat(graph.get("epsilon").asDouble()).isLessThanOrEqualTo(3.0).isGreaterThan(2.9);
     assertThat(graph.get("delta").asDouble()).isEqualTo(1e-5);
     assertThat(graph.get("steps").asLong()).isEqualTo(12);   // ⌈6000 / 512⌉ steps in one epoch
+  }
+
+  @Test
+  void refusesUnknownModelsAndParts() {
+    assertThatThrownBy(() -> PrivateFitExample.run(new String[] {"--model", "resnet"}, System.out))
+        .hasMessageContaining("--model must be pooled-mlp, mlp or cnn, was resnet");
+    assertThatThrownBy(() -> PrivateFitExample.run(new String[] {"--only", "graph"}, System.out))
+        .hasMessageContaining("--only must be multiLayerNetwork or computationGraph, was graph");
   }
 }

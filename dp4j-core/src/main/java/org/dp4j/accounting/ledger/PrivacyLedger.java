@@ -50,6 +50,7 @@ public final class PrivacyLedger {
   private final List<LedgerRow> rows = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
   private String hiddenStateVoidedBecause;
+  private String guaranteesVoidedBecause;
   private int voidedBeforeRow;
   private long steps;
   /** Total step counts known to fit in the budget (≤) and known to exceed it (≥); see {@link #tryStep}. */
@@ -136,6 +137,29 @@ public final class PrivacyLedger {
 
   public List<String> warnings() {
     return List.copyOf(warnings);
+  }
+
+  /**
+   * Why no guarantee at all holds for the run (the noise was not cryptographically secure), if so. The ledger
+   * keeps accounting the configured mechanism (budget enforcement included), but every ε it holds then describes
+   * that mechanism, not the run: reports must say so ({@code LedgerReport} does).
+   */
+  public Optional<String> guaranteesVoidedBecause() {
+    return Optional.ofNullable(guaranteesVoidedBecause);
+  }
+
+  /**
+   * Marks every guarantee of this run void (e.g. noise from a seeded, non-cryptographic generator: whoever knows
+   * the seed can subtract the noise). Also voids hidden-state bounds. Idempotent; the first reason is kept.
+   */
+  public void voidGuarantees(String reason) {
+    checkNotNull(reason, "reason");
+    if (guaranteesVoidedBecause == null) {
+      guaranteesVoidedBecause = reason;
+      warnings.add("NO privacy guarantee: " + reason + "; every epsilon of this ledger describes the configured "
+          + "mechanism, not this run");
+    }
+    voidHiddenState(reason);
   }
 
   /** Why hidden-state bounds are no longer reported, if they were voided. */

@@ -38,6 +38,26 @@ public final class MnistModels {
   }
 
   /**
+   * {@link #mlp} on images downscaled by a fixed k×k average pooling (no parameters, independent of the data, so
+   * it costs no privacy): 28×28 → (28/k)×(28/k) → hidden layers → 10. With k = 2 the first layer has a quarter of the
+   * weights, so the same DP noise per coordinate is a quarter of the noise energy.
+   */
+  public static MultiLayerConfiguration pooledMlp(IUpdater updater, long seed, int pool, int[] hidden,
+      Activation activation) {
+    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT).updater(updater)
+        .weightInit(activation == Activation.RELU ? WeightInit.RELU : WeightInit.XAVIER).list()
+        .layer(new SubsamplingLayer.Builder(SubsamplingLayer.PoolingType.AVG).kernelSize(pool, pool)
+            .stride(pool, pool).build());
+    for (int h : hidden) {
+      list.layer(new DenseLayer.Builder().nOut(h).activation(activation).build());
+    }
+    return list.layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nOut(10)
+            .activation(Activation.SOFTMAX).weightInit(WeightInit.XAVIER).build())
+        .setInputType(InputType.convolutionalFlat(28, 28, 1))
+        .build();
+  }
+
+  /**
    * The small tanh CNN used for DP-SGD on MNIST by Papernot et al. 2021 and Tramèr &amp; Boneh 2021:
    * conv 8×8×16 stride 2 (same) – max-pool 2 stride 1 – conv 4×4×32 stride 2 – max-pool 2 stride 1 –
    * dense 32 – dense 10 (about 26k parameters).
