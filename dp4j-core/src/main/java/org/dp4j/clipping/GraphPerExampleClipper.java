@@ -399,8 +399,7 @@ public final class GraphPerExampleClipper {
       INDArray slice = target.get(NDArrayIndex.all(), NDArrayIndex.interval(node.offset, node.offset + node.size));
       if (node.trainable()) {
         Layer layer = node.vertex.getLayer();
-        Map<String, INDArray> views = layer.conf().getLayer().initializer()
-            .getGradientsFromFlattened(layer.conf(), slice);
+        Map<String, INDArray> views = LayerRules.gradientViews(layer, slice);
         node.rule.writeScaledSum(factors.scale(p++), views);
       } else {
         slice.assign(0.0);    // frozen parameters: no gradient

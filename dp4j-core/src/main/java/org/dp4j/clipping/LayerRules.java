@@ -4,10 +4,12 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.CNN2DFormat;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
@@ -20,10 +22,12 @@ import org.deeplearning4j.nn.conf.layers.LossLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.conf.layers.misc.FrozenLayer;
+import org.deeplearning4j.nn.conf.layers.recurrent.Bidirectional;
 import org.deeplearning4j.nn.conf.layers.misc.FrozenLayerWithBackprop;
 import org.deeplearning4j.nn.conf.preprocessor.CnnToFeedForwardPreProcessor;
 import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Which DL4J layers have a per-example gradient rule, and the refusal (naming the layer and what to use instead)
@@ -33,7 +37,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 final class LayerRules {
   private static final String SUPPORTED = "DenseLayer, OutputLayer, LossLayer, ConvolutionLayer (2D, NCHW), "
       + "SubsamplingLayer, GlobalPoolingLayer, ActivationLayer, DropoutLayer, LocalResponseNormalization, "
-      + "FrozenLayer, FrozenLayerWithBackprop";
+      + "FrozenLayer, FrozenLayerWithBackprop, " + RecurrentRules.SUPPORTED;
 
   private LayerRules() {
   }
@@ -43,6 +47,7 @@ final class LayerRules {
       ConvolutionNorms norms) {
     int count = net.getnLayers();
     checkArgument(count > 0, "network has no layers");
+    RecurrentRules.checkBackprop(net.getLayerWiseConfigurations().getBackpropType());
     StepCounts counts = StepCounts.of(net::getIterationCount, net::getEpochCount);
     List<PerExampleLayer> rules = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
@@ -84,9 +89,13 @@ final class LayerRules {
           + "so per-example gradients (and the sensitivity bound of DP-SGD) do not exist; remove it and normalise "
           + "the inputs instead, or use a network without batch statistics");
     }
-    if (output != (type == OutputLayer.class || type == LossLayer.class)) {
-      throw refused(where, output ? "an output of the network must be an OutputLayer or a LossLayer"
-          : "an OutputLayer or LossLayer is only supported as an output of the network");
+    if (output != (type == OutputLayer.class || type == LossLayer.class || RecurrentRules.isOutput(type))) {
+      throw refused(where, output ? "an output of the network must be an OutputLayer, a LossLayer, an RnnOutputLayer "
+          + "or an RnnLossLayer" : "an OutputLayer or LossLayer is only supported as an output of the network");
+    }
+    PerExampleLayer recurrent = RecurrentRules.ruleFor(layer, where, convolutionChunkElements);
+    if (recurrent != null) {
+      return recurrent;
     }
     if (type == DenseLayer.class || type == OutputLayer.class) {
       return new DenseGradients(layer, counts);
@@ -140,7 +149,7 @@ final class LayerRules {
     return new NoParameterLayer(layer);
   }
 
-  private static void checkBaseLayer(BaseLayer conf, String where) {
+  static void checkBaseLayer(BaseLayer conf, String where) {
     GradientNormalization normalization = conf.getGradientNormalization();
     checkArgument(normalization == null || normalization == GradientNormalization.None,
         "%s: gradientNormalization %s acts on the batch gradient, not per example, and is not part of the "
@@ -156,20 +165,37 @@ final class LayerRules {
     return new IllegalArgumentException(where + ": " + why);
   }
 
+  /**
+   * The views of one layer's slice of the flattened gradient, by parameter key. DL4J's
+   * {@code BidirectionalParamInitializer} hands the wrapper's own configuration to the wrapped layer's initializer
+   * (a ClassCastException); it gets the wrapped layer's configuration here.
+   */
+  static Map<String, INDArray> gradientViews(Layer layer, INDArray slice) {
+    org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
+    NeuralNetConfiguration netConf = layer.conf();
+    if (conf instanceof Bidirectional) {
+      netConf = netConf.clone();
+      netConf.setLayer(((Bidirectional) conf).getFwd());
+    }
+    return conf.initializer().getGradientsFromFlattened(netConf, slice);
+  }
+
   static String describe(org.deeplearning4j.nn.conf.layers.Layer conf, int index) {
     String name = conf.getLayerName() == null ? "" : " '" + conf.getLayerName() + "'";
     return "layer " + index + name + " (" + conf.getClass().getSimpleName() + ")";
   }
 
   /**
-   * Input preprocessors that keep one example per row: CNN ↔ dense reshapes. Time-series preprocessors turn
-   * time steps into rows, which the per-example rules would take for examples, and are refused.
+   * Input preprocessors that keep one example per row: CNN ↔ dense reshapes. The time-series preprocessors turn
+   * each example's time steps into rows of a dense layer, which the per-example rules would take for examples, and
+   * are refused: recurrent output layers ({@code RnnOutputLayer}) take the time series directly.
    */
   static void checkPreprocessor(InputPreProcessor pre, String where) {
     checkArgument(pre == null || pre instanceof CnnToFeedForwardPreProcessor
             || pre instanceof FeedForwardToCnnPreProcessor,
-        "%s (%s) is not supported by per-example clipping; supported: "
-            + "CnnToFeedForwardPreProcessor, FeedForwardToCnnPreProcessor",
+        "%s (%s) is not supported by per-example clipping: it makes each time step a row of its own, so a row is no "
+            + "longer an example; use RnnOutputLayer (or LastTimeStep) instead of a dense layer on a time series; "
+            + "supported: CnnToFeedForwardPreProcessor, FeedForwardToCnnPreProcessor",
         where, pre == null ? "" : pre.getClass().getSimpleName());
   }
 }

@@ -11,6 +11,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 interface PerExampleLayer {
 
+  /** The feature mask of this layer's input ([n, T] for time series), set before {@link #forward}; null: none. */
+  default void setInputMask(INDArray mask) {
+  }
+
   /** Training-mode forward pass on a batch; returns the layer's output (may be null for an output layer). */
   INDArray forward(INDArray input);
 
