@@ -38,10 +38,15 @@ public interface IndexedData {
     };
   }
 
-  /** Rows of an existing DataSet (features [n, ...], labels [n, k]). */
+  /**
+   * Rows of an existing DataSet (features [n, ...], labels [n, ...]), with its feature and label masks (e.g. [n, T]
+   * for time series of uneven lengths) when it has them.
+   */
   static IndexedData of(DataSet all) {
     INDArray x = all.getFeatures();
     INDArray y = all.getLabels();
+    INDArray xMask = all.getFeaturesMaskArray();
+    INDArray yMask = all.getLabelsMaskArray();
     checkArgument(x.size(0) == y.size(0), "features have %s rows but labels %s", x.size(0), y.size(0));
     return new IndexedData() {
       @Override
@@ -51,15 +56,22 @@ public interface IndexedData {
 
       @Override
       public DataSet rows(int[] indices) {
-        if (indices.length == 0) {
-          long[] xs = x.shape().clone();
-          long[] ys = y.shape().clone();
-          xs[0] = 0;
-          ys[0] = 0;
-          return new DataSet(Nd4j.create(x.dataType(), xs), Nd4j.create(y.dataType(), ys));
-        }
-        return new DataSet(Nd4j.pullRows(x, 1, indices), Nd4j.pullRows(y, 1, indices));
+        return new DataSet(rowsOf(x, indices), rowsOf(y, indices), rowsOf(xMask, indices), rowsOf(yMask, indices));
       }
     };
+  }
+
+  /** The rows {@code indices} (first dimension) of an array of any rank; zero rows for none; null stays null. */
+  private static INDArray rowsOf(INDArray a, int[] indices) {
+    if (a == null) {
+      return null;
+    }
+    long[] shape = a.shape().clone();
+    shape[0] = indices.length;
+    if (indices.length == 0) {
+      return Nd4j.create(a.dataType(), shape);
+    }
+    INDArray matrix = a.rank() == 2 ? a : a.reshape('c', a.size(0), a.length() / a.size(0));
+    return Nd4j.pullRows(matrix, 1, indices).reshape('c', shape);
   }
 }
