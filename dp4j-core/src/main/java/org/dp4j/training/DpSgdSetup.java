@@ -26,6 +26,7 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.sampling.PoissonSampler;
 import org.dp4j.updater.DpSgd;
+import org.dp4j.updater.UpdaterLayers;
 import org.nd4j.linalg.learning.config.IUpdater;
 
 /**
@@ -209,8 +210,9 @@ public final class DpSgdSetup {
   /** Wraps the one base updater of the trainable layers (frozen wrappers are not {@code BaseLayer}s) in DpSgd. */
   private void privatise(List<Layer> layers) {
     IUpdater base = null;
+    layers.forEach(UpdaterLayers::ownInnerLayers);
     for (Layer l : layers) {
-      if (l instanceof BaseLayer layer) {
+      for (BaseLayer layer : UpdaterLayers.of(l)) {
         checkArgument(!(layer.getIUpdater() instanceof DpSgd), "configuration is already private: %s; to continue "
             + "a private network use PrivateMultiLayerNetwork.resume (PrivateComputationGraph.resume) with its "
             + "restored ledger", layer.getIUpdater());
@@ -224,7 +226,7 @@ public final class DpSgdSetup {
     checkArgument(base != null, "the configuration has no trainable layer with parameters");
     DpSgd dp = updater(base);
     for (Layer l : layers) {
-      if (l instanceof BaseLayer layer) {
+      for (BaseLayer layer : UpdaterLayers.of(l)) {
         layer.setIUpdater(dp);
         layer.setBiasUpdater(null);
       }

@@ -226,17 +226,19 @@ public final class DpSgdStep {
         continue;   // not trained: no updater of its own matters
       }
       org.deeplearning4j.nn.conf.layers.Layer conf = layer.conf().getLayer();
-      checkArgument(conf instanceof BaseLayer, "layer %s (%s) has parameters but no updater configuration", name,
+      List<BaseLayer> withUpdaters = UpdaterLayers.of(conf);
+      checkArgument(!withUpdaters.isEmpty(), "layer %s (%s) has parameters but no updater configuration", name,
           conf.getClass().getSimpleName());
-      BaseLayer base = (BaseLayer) conf;
-      // A null bias updater means the bias uses the layer's updater.
-      IUpdater bias = base.getBiasUpdater() == null ? base.getIUpdater() : base.getBiasUpdater();
-      for (IUpdater updater : new IUpdater[] {base.getIUpdater(), bias}) {
-        checkArgument(updater instanceof DpSgd, "layer %s (%s) uses updater %s; every layer with parameters "
-            + "must use the same DpSgd updater", name, conf.getClass().getSimpleName(), updater);
-        checkArgument(shared == null || shared.equals(updater), "layer %s uses %s but an earlier layer uses %s; "
-            + "all layers must share one DpSgd mechanism", name, updater, shared);
-        shared = (DpSgd) updater;
+      for (BaseLayer base : withUpdaters) {
+        // A null bias updater means the bias uses the layer's updater.
+        IUpdater bias = base.getBiasUpdater() == null ? base.getIUpdater() : base.getBiasUpdater();
+        for (IUpdater updater : new IUpdater[] {base.getIUpdater(), bias}) {
+          checkArgument(updater instanceof DpSgd, "layer %s (%s) uses updater %s; every layer with parameters "
+              + "must use the same DpSgd updater", name, conf.getClass().getSimpleName(), updater);
+          checkArgument(shared == null || shared.equals(updater), "layer %s uses %s but an earlier layer uses %s; "
+              + "all layers must share one DpSgd mechanism", name, updater, shared);
+          shared = (DpSgd) updater;
+        }
       }
     }
     checkArgument(shared != null, "network has no parameters to train");

@@ -40,8 +40,10 @@ final class InPlaceSgd {
       if (FrozenLayers.isFrozen(net.getLayer(i))) {
         return false;   // DL4J's updater leaves frozen parameters alone; the in-place path would not
       }
-      if (conf instanceof BaseLayer b && (!isEmpty(b.getRegularization()) || !isEmpty(b.getRegularizationBias()))) {
-        return false;
+      for (BaseLayer b : UpdaterLayers.of(conf)) {
+        if (!isEmpty(b.getRegularization()) || !isEmpty(b.getRegularizationBias())) {
+          return false;
+        }
       }
     }
     return true;
@@ -57,16 +59,17 @@ final class InPlaceSgd {
       if (net.getLayer(i).numParams() == 0 || FrozenLayers.isFrozen(net.getLayer(i))) {
         continue;
       }
-      BaseLayer conf = (BaseLayer) net.getLayer(i).conf().getLayer();
-      for (IUpdater u : new IUpdater[] {conf.getIUpdater(), conf.getBiasUpdater()}) {
-        if (u == null) {
-          continue;
+      for (BaseLayer conf : UpdaterLayers.of(net.getLayer(i).conf().getLayer())) {
+        for (IUpdater u : new IUpdater[] {conf.getIUpdater(), conf.getBiasUpdater()}) {
+          if (u == null) {
+            continue;
+          }
+          double rate = u.getLearningRate(iteration, epoch);
+          if (!Double.isNaN(shared) && rate != shared) {
+            return OptionalDouble.empty();
+          }
+          shared = rate;
         }
-        double rate = u.getLearningRate(iteration, epoch);
-        if (!Double.isNaN(shared) && rate != shared) {
-          return OptionalDouble.empty();
-        }
-        shared = rate;
       }
     }
     return Double.isNaN(shared) ? OptionalDouble.empty() : OptionalDouble.of(shared);

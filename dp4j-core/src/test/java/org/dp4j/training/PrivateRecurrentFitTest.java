@@ -6,7 +6,11 @@ import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.LSTM;
+import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
+import org.deeplearning4j.nn.conf.layers.recurrent.Bidirectional;
+import org.deeplearning4j.nn.conf.layers.recurrent.LastTimeStep;
+import org.deeplearning4j.nn.conf.layers.recurrent.SimpleRnn;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.noise.GaussianNoise;
 import org.junit.jupiter.api.Test;
@@ -52,9 +56,14 @@ class PrivateRecurrentFitTest {
   }
 
   private static INDArray trained(DataSet data) {
+    return trained(data, null);
+  }
+
+  /** Two private epochs of {@code conf} (null: the LSTM above) from fixed sampling and noise seeds. */
+  private static INDArray trained(DataSet data, MultiLayerConfiguration conf) {
     DpSgdSetup setup = DpSgdSetup.builder().datasetSize(N).expectedBatchSize(20).epochs(2).clipNorm(0.5)
         .noiseMultiplier(1.0).delta(1e-5).build();
-    PrivateMultiLayerNetwork net = setup.privateNetwork(conf(setup));
+    PrivateMultiLayerNetwork net = setup.privateNetwork(conf == null ? conf(setup) : conf);
     net.insecureNoise(GaussianNoise.insecureFixedSeed(3));
     net.fit(SampledDataSetIterator.poisson(IndexedData.of(data), 20, AesCtrRandom.insecureFixedSeed(4)), 2);
     return net.params();
@@ -67,5 +76,24 @@ class PrivateRecurrentFitTest {
     assertThat(garbage.sub(zeros).amaxNumber().doubleValue()).isLessThan(1e-12);
     // Without masks the padding is data, and the same run ends elsewhere: the masks did reach the clipper.
     assertThat(trained(data(7.5, false)).sub(zeros).amaxNumber().doubleValue()).isGreaterThan(1e-3);
+  }
+
+  @Test
+  void recurrentWrappersTrainPrivatelyWithTheirInnerLayersUpdaters() {
+    // Bidirectional and LastTimeStep hold the updaters of the layers they wrap: the setup makes those DpSgd too.
+    MultiLayerConfiguration wrapped = new NeuralNetConfiguration.Builder().seed(5).dataType(DataType.DOUBLE)
+        .updater(new Sgd(0.5)).list()
+        .layer(new Bidirectional(Bidirectional.Mode.ADD, new LSTM.Builder().nIn(2).nOut(3).build()))
+        .layer(new LastTimeStep(new SimpleRnn.Builder().nIn(3).nOut(3).build()))
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nIn(3).nOut(2).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.recurrent(2)).build();
+    DataSet data = data(7.5, true);
+    DataSet lastStep = new DataSet(data.getFeatures(), data.getLabels().get(NDArrayIndex.all(), NDArrayIndex.all(),
+        NDArrayIndex.point(0)), data.getFeaturesMaskArray(), null);
+    INDArray zeros = trained(new DataSet(data(0.0, true).getFeatures(), lastStep.getLabels(),
+        lastStep.getFeaturesMaskArray(), null), wrapped);
+    assertThat(trained(lastStep, wrapped).sub(zeros).amaxNumber().doubleValue()).isLessThan(1e-12);
+    DataSet unmasked = new DataSet(lastStep.getFeatures(), lastStep.getLabels());
+    assertThat(trained(unmasked, wrapped).sub(zeros).amaxNumber().doubleValue()).isGreaterThan(1e-3);
   }
 }
