@@ -37,9 +37,9 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  */
 class RecurrentClipperTest {
   private static final double TOLERANCE = 1e-10;
-  private static final int N = 6;
-  private static final int STEPS = 5;
-  private static final int[] LENGTHS = {5, 3, 1, 4, 2, 5};
+  static final int N = 6;
+  static final int STEPS = 5;
+  static final int[] LENGTHS = {5, 3, 1, 4, 2, 5};
 
   @BeforeAll
   static void doublePrecision() {
@@ -59,7 +59,7 @@ class RecurrentClipperTest {
     return net;
   }
 
-  private static INDArray lengthMask() {
+  static INDArray lengthMask() {
     INDArray mask = Nd4j.zeros(DataType.DOUBLE, N, STEPS);
     for (int i = 0; i < N; i++) {
       mask.get(NDArrayIndex.point(i), NDArrayIndex.interval(0, LENGTHS[i])).assign(1.0);
@@ -67,7 +67,7 @@ class RecurrentClipperTest {
     return mask;
   }
 
-  private static INDArray sequenceLabels(int classes) {
+  static INDArray sequenceLabels(int classes) {
     INDArray labels = Nd4j.zeros(DataType.DOUBLE, N, classes, STEPS);
     for (int i = 0; i < N; i++) {
       for (int t = 0; t < STEPS; t++) {
@@ -103,19 +103,29 @@ class RecurrentClipperTest {
   /** Checks norms and the flat-clipped sum (C between two middle norms) against the reference rows. */
   private static void assertMatches(MultiLayerNetwork net, INDArray x, INDArray y, INDArray featureMask,
       INDArray labelMask, INDArray referenceRows, double tolerance) {
-    INDArray norms = referenceRows.norm2(1);
-    double[] sorted = norms.toDoubleVector().clone();
-    java.util.Arrays.sort(sorted);
-    double clip = (sorted[N / 2 - 1] + sorted[N / 2]) / 2;
-    INDArray factors = ClipFactors.of(norms.dup(), clip);    // min(1, C/‖g_i‖)
-    INDArray expectedSum = referenceRows.mulColumnVector(factors.reshape(N, 1)).sum(true, 0);
+    double clip = clipBetweenMiddleNorms(referenceRows);
     DataType type = net.params().dataType();
     INDArray target = Nd4j.create(type, 1, net.numParams());
     ClippedGradientSum fast = PerExampleClipper.of(net).clippedSum(x.castTo(type), y.castTo(type),
         featureMask == null ? null : featureMask.castTo(type), labelMask == null ? null : labelMask.castTo(type),
         clip, target, false);
+    assertMatches(fast, referenceRows, clip, tolerance);
+  }
+
+  /** A clip norm halfway between the two middle norms of the reference rows: half of the examples are clipped. */
+  static double clipBetweenMiddleNorms(INDArray referenceRows) {
+    double[] sorted = referenceRows.norm2(1).toDoubleVector();
+    java.util.Arrays.sort(sorted);
+    return (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+  }
+
+  /** The norms and the flat-clipped sum Σ_i min(1, C/‖g_i‖) g_i of the reference rows g_i, to a relative tolerance. */
+  static void assertMatches(ClippedGradientSum fast, INDArray referenceRows, double clip, double tolerance) {
+    INDArray norms = referenceRows.norm2(1);
+    INDArray factors = ClipFactors.of(norms.dup(), clip);
+    INDArray expectedSum = referenceRows.mulColumnVector(factors.reshape(norms.length(), 1)).sum(true, 0);
     double[] fastNorms = fast.perExampleNorms();
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < norms.length(); i++) {
       assertThat(fastNorms[i]).as("norm of example %s", i)
           .isCloseTo(norms.getDouble(i), org.assertj.core.data.Offset.offset(tolerance * norms.getDouble(i)));
     }
@@ -123,7 +133,7 @@ class RecurrentClipperTest {
     assertThat(scale).isPositive();
     double error = fast.sum().castTo(DataType.DOUBLE).sub(expectedSum).amaxNumber().doubleValue();
     assertThat(error / scale).as("max relative error of the clipped sum").isLessThanOrEqualTo(tolerance);
-    assertThat(fast.clippedCount()).isEqualTo(N / 2);
+    assertThat(fast.clippedCount()).isEqualTo(norms.length() / 2);
   }
 
   private static RnnOutputLayer rnnOutput(int nIn) {
