@@ -1,5 +1,9 @@
 package org.dp4j.clipping;
 
+import static org.dp4j.clipping.SequenceArrays.maskColumn;
+import static org.dp4j.clipping.SequenceArrays.step;
+import static org.dp4j.clipping.SequenceArrays.stepCopy;
+
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -79,16 +83,8 @@ final class LstmGradients implements PerExampleLayer {
     return rows.get(NDArrayIndex.all(), NDArrayIndex.interval(gateIndex * units, (gateIndex + 1) * units));
   }
 
-  private static INDArray step(INDArray timeMajor, long t) {
-    return timeMajor.get(NDArrayIndex.point(t), NDArrayIndex.all(), NDArrayIndex.all());
-  }
-
   private INDArray peephole(int column) {
     return params.apply(RW).get(NDArrayIndex.all(), NDArrayIndex.point(4 * units + column)).reshape(1, units);
-  }
-
-  private INDArray maskColumn(INDArray m, long t) {
-    return m.get(NDArrayIndex.all(), NDArrayIndex.interval(t, t + 1));
   }
 
   @Override
@@ -111,7 +107,7 @@ final class LstmGradients implements PerExampleLayer {
     INDArray hPrev = null;
     INDArray cPrev = null;
     for (long t = 0; t < steps; t++) {
-      INDArray z = projected.get(NDArrayIndex.all(), NDArrayIndex.point(t), NDArrayIndex.all()).dup('c');
+      INDArray z = stepCopy(projected, t);
       if (hPrev != null) {
         z.addi(hPrev.mmul(recurrent));
       }
@@ -160,7 +156,7 @@ final class LstmGradients implements PerExampleLayer {
     INDArray dNext = null;
     INDArray dcNext = null;
     for (long t = steps - 1; t >= 0; t--) {
-      INDArray dh = eps.get(NDArrayIndex.all(), NDArrayIndex.point(t), NDArrayIndex.all()).dup('c');
+      INDArray dh = stepCopy(eps, t);
       if (dNext != null) {
         dh.addi(dNext.mmul(recurrentT));
       }

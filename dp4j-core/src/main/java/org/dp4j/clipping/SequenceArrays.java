@@ -29,6 +29,21 @@ final class SequenceArrays {
     return format == RNNFormat.NCW ? batchMajor.permute(0, 2, 1) : batchMajor;
   }
 
+  /** Step t of a time-major [T, n, k] array: a contiguous [n, k] view. */
+  static INDArray step(INDArray timeMajor, long t) {
+    return timeMajor.get(NDArrayIndex.point(t), NDArrayIndex.all(), NDArrayIndex.all());
+  }
+
+  /** Column t of a mask [n, T] as an [n, 1] view. */
+  static INDArray maskColumn(INDArray mask, long t) {
+    return mask.get(NDArrayIndex.all(), NDArrayIndex.interval(t, t + 1));
+  }
+
+  /** Step t of a batch-major [n, T, k] array, as a contiguous [n, k] copy. */
+  static INDArray stepCopy(INDArray batchMajor, long t) {
+    return batchMajor.get(NDArrayIndex.all(), NDArrayIndex.point(t), NDArrayIndex.all()).dup('c');
+  }
+
   /** The time-major [T, n, k] array moved one step later (step 0 is zero): h_{t-1} for every t. */
   static INDArray previousStep(INDArray timeMajor) {
     long steps = timeMajor.size(0);

@@ -1,5 +1,9 @@
 package org.dp4j.clipping;
 
+import static org.dp4j.clipping.SequenceArrays.maskColumn;
+import static org.dp4j.clipping.SequenceArrays.step;
+import static org.dp4j.clipping.SequenceArrays.stepCopy;
+
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -47,10 +51,6 @@ final class SimpleRnnGradients implements PerExampleLayer {
     this.mask = mask;
   }
 
-  private static INDArray step(INDArray timeMajor, long t) {
-    return timeMajor.get(NDArrayIndex.point(t), NDArrayIndex.all(), NDArrayIndex.all());
-  }
-
   @Override
   public INDArray forward(INDArray in) {
     input = SequenceArrays.batchMajor(in, format, where);
@@ -65,14 +65,14 @@ final class SimpleRnnGradients implements PerExampleLayer {
     INDArray recurrent = params.apply(SimpleRnnParamInitializer.RECURRENT_WEIGHT_KEY);
     INDArray hPrev = null;
     for (long t = 0; t < steps; t++) {
-      INDArray z = projected.get(NDArrayIndex.all(), NDArrayIndex.point(t), NDArrayIndex.all()).dup('c');
+      INDArray z = stepCopy(projected, t);
       if (hPrev != null) {
         z.addi(hPrev.mmul(recurrent));
       }
       step(pre, t).assign(z);
       INDArray h = activation.getActivation(z, true);
       if (mask != null) {
-        h.muliColumnVector(mask.get(NDArrayIndex.all(), NDArrayIndex.interval(t, t + 1)));
+        h.muliColumnVector(maskColumn(mask, t));
       }
       step(out, t).assign(h);
       hPrev = h;
@@ -88,12 +88,12 @@ final class SimpleRnnGradients implements PerExampleLayer {
     INDArray delta = pre.ulike();
     INDArray dNext = null;
     for (long t = steps - 1; t >= 0; t--) {
-      INDArray dh = eps.get(NDArrayIndex.all(), NDArrayIndex.point(t), NDArrayIndex.all()).dup('c');
+      INDArray dh = stepCopy(eps, t);
       if (dNext != null) {
         dh.addi(dNext.mmul(recurrentT));
       }
       if (mask != null) {
-        dh.muliColumnVector(mask.get(NDArrayIndex.all(), NDArrayIndex.interval(t, t + 1)));
+        dh.muliColumnVector(maskColumn(mask, t));
       }
       INDArray d = step(delta, t);
       d.assign(activation.backprop(step(pre, t).dup('c'), dh).getFirst());
