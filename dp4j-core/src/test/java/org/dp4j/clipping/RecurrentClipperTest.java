@@ -150,6 +150,19 @@ class RecurrentClipperTest {
   }
 
   @Test
+  void normsInBoundedChunksOfExamplesMatchDl4j() {
+    // A chunk bound of one element: the per-example Gram or gradient arrays are formed one example at a time.
+    MultiLayerNetwork net = net(DataType.DOUBLE, new LSTM.Builder().nIn(3).nOut(5).build(),
+        new SimpleRnn.Builder().nIn(5).nOut(3).build(), rnnOutput(3));
+    INDArray x = TinyNetworks.features(17, N, 3, STEPS);
+    INDArray y = sequenceLabels(4);
+    INDArray rows = reference(net, x, y, null, null);
+    double clip = clipBetweenMiddleNorms(rows);
+    ClippedGradientSum chunked = PerExampleClipper.of(net, ClippingMode.FLAT, 1).clippedSum(x, y, clip);
+    assertMatches(chunked, rows, clip, TOLERANCE);
+  }
+
+  @Test
   void gravesLstmWithPeepholesAndSoftsignMatchesDl4j() {
     MultiLayerNetwork net = net(DataType.DOUBLE, new GravesLSTM.Builder().nIn(3).nOut(4)
         .activation(Activation.SOFTSIGN).gateActivationFunction(Activation.HARDSIGMOID).build(), rnnOutput(4));
