@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.api.MaskState;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
@@ -22,6 +23,7 @@ import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.common.primitives.Pair;
 
 /**
  * Vectorised per-example clipping for a DL4J {@link ComputationGraph} (multiple inputs and outputs, skip
@@ -32,7 +34,8 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  *
  * <p>Layers use the same per-example rules as {@link PerExampleClipper} (registered rules, then dense with or without
  * layer norm, output and loss layers, 1-D/2-D/3-D, depthwise, separable and transposed convolutions, embeddings,
- * PReLU, pooling, activation, dropout, local response normalisation, upsampling, padding, cropping, then the generic
+ * PReLU, pooling, activation, dropout, local response normalisation, upsampling, padding, cropping, recurrent layers and their
+ * wrappers, then the generic
  * exact path for any other layer that keeps examples independent). Parameter-free vertices that keep
  * row i of their output a function of row i of their inputs (merge, element-wise, subset, preprocessor, scale,
  * shift, L2-normalise, reshape, last-time-step, duplicate-to-time-series) pass the errors back through DL4J's own
@@ -40,7 +43,8 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * ({@code FrozenLayer}, {@code FrozenLayerWithBackprop}, {@code FrozenVertex}, {@code setFeatureExtractor}) add
  * nothing to the norms and get zeros in the sum. Everything else — vertices that stack examples, layers with
  * batch statistics such as {@code BatchNormalization}, unsupported layer types — is refused when the clipper is
- * built, with a message naming the vertex. Label masks are honoured; feature masks are refused for now.
+ * built, with a message naming the vertex. Feature masks reach each layer as DL4J propagates them (a masked time
+ * step of a recurrent layer contributes nothing); label masks select the output's loss terms.
  *
  * <pre>{@code
  * // given: ComputationGraph graph; MultiDataSet batch
@@ -208,7 +212,7 @@ public final class GraphPerExampleClipper {
    *
    * @param features one array per network input, one example per row (first dimension); may have 0 rows
    * @param labels one array per network output, as its loss takes them
-   * @param featureMasks null, or all entries null (feature masks are not supported yet)
+   * @param featureMasks null, or one array (or null) per network input, e.g. [n, T] for time series
    * @param labelMasks null, or one array (or null) per network output; masked entries contribute nothing
    * @param clipNorm C &gt; 0
    * @param target row vector [1, graph.numParams()] in the layout of {@code graph.getFlattenedGradients()} (may
@@ -237,17 +241,23 @@ public final class GraphPerExampleClipper {
       saved.assign(target);
     }
     INDArray[] previousInputs = graph.getInputs();
+    INDArray[] previousMasks = graph.getInputMaskArrays();
+    INDArray[] previousLabelMasks = graph.getLabelMaskArrays();
+    boolean masked = featureMasks != null && Arrays.stream(featureMasks).anyMatch(m -> m != null);
     try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager()
         .getAndActivateWorkspace(PerExampleClipper.WORKSPACE, WORKSPACE_ID)) {
       INDArray[] x = cast(features);
+      INDArray[] fm = masked ? cast(featureMasks) : null;
+      INDArray[] lm = labelMasks == null ? null : cast(labelMasks);
       if (readsNetworkInputs) {
-        INDArray[] masks = graph.getInputMaskArrays();
-        checkArgument(masks == null || Arrays.stream(masks).allMatch(m -> m == null),
-            "the graph has input masks set; time-series vertices with masks are not supported");
         graph.setInputs(x);
       }
-      INDArray[] activations = forward(x, n);
-      backward(activations, cast(labels), labelMasks == null ? null : cast(labelMasks), n);
+      if (readsNetworkInputs || masked) {
+        // DL4J's time-series vertices (LastTimeStepVertex) read the network's masks; its layers keep theirs.
+        graph.setLayerMaskArrays(fm, lm);
+      }
+      INDArray[] activations = forward(x, fm, n);
+      backward(activations, cast(labels), lm, n);
       ClippedGradientSum result = clipAndWrite(n, clipNorm, target);
       if (accumulate) {
         target.addi(saved);
@@ -256,6 +266,9 @@ public final class GraphPerExampleClipper {
     } finally {
       if (readsNetworkInputs) {
         graph.setInputs(previousInputs);
+      }
+      if (readsNetworkInputs || masked) {
+        graph.setLayerMaskArrays(previousMasks, previousLabelMasks);
       }
     }
   }
@@ -270,9 +283,9 @@ public final class GraphPerExampleClipper {
         features == null ? null : features.length);
     checkArgument(labels != null && labels.length == outputs,
         "labels must hold one array per network output (%s), was %s", outputs, labels == null ? null : labels.length);
-    checkArgument(featureMasks == null || Arrays.stream(featureMasks).allMatch(m -> m == null),
-        "feature masks are not supported by the graph clipper yet; pad without masks or use a network without "
-            + "time-series inputs");
+    checkArgument(featureMasks == null || featureMasks.length == inputs,
+        "featureMasks must be null or hold one entry per network input (%s), was %s", inputs,
+        featureMasks == null ? null : featureMasks.length);
     checkArgument(labelMasks == null || labelMasks.length == outputs,
         "labelMasks must be null or hold one entry per network output (%s), was %s", outputs,
         labelMasks == null ? null : labelMasks.length);
@@ -294,11 +307,17 @@ public final class GraphPerExampleClipper {
     return all;
   }
 
-  private INDArray[] forward(INDArray[] features, int n) {
+  private INDArray[] forward(INDArray[] features, INDArray[] featureMasks, int n) {
     LayerWorkspaceMgr workspaces = LayerWorkspaceMgr.noWorkspaces();
     INDArray[] activations = new INDArray[vertexCount];
+    List<Pair<INDArray, MaskState>> masks = new ArrayList<>(Collections.nCopies(vertexCount, null));
     for (Node node : nodes) {
       INDArray out;
+      if (featureMasks != null) {
+        propagateMask(node, featureMasks, masks, n);
+      } else if (node.rule != null) {
+        node.rule.setInputMask(null);
+      }
       if (node.networkInput >= 0) {
         out = features[node.networkInput];
       } else if (node.rule != null) {
@@ -324,6 +343,36 @@ public final class GraphPerExampleClipper {
       activations[node.index] = out;
     }
     return activations;
+  }
+
+  /**
+   * The feature masks as DL4J's {@code ComputationGraph.setLayerMaskArrays} propagates them in topological order;
+   * a layer's rule gets the mask of its input (after the layer's preprocessor).
+   */
+  private static void propagateMask(Node node, INDArray[] featureMasks, List<Pair<INDArray, MaskState>> masks, int n) {
+    if (node.networkInput >= 0) {
+      masks.set(node.index, new Pair<>(featureMasks[node.networkInput], MaskState.Active));
+      return;
+    }
+    INDArray[] in = null;
+    MaskState state = null;
+    for (int j = 0; j < node.inputs.length; j++) {
+      Pair<INDArray, MaskState> p = masks.get(node.inputs[j]);
+      if (p != null) {
+        in = in == null ? new INDArray[node.inputs.length] : in;
+        in[j] = p.getFirst();
+        state = state == null || state == MaskState.Passthrough ? p.getSecond() : state;
+      }
+    }
+    if (node.rule != null) {
+      INDArray layerMask = in == null ? null : in[0];
+      if (layerMask != null && node.preprocessor != null) {
+        Pair<INDArray, MaskState> p = node.preprocessor.feedForwardMaskArray(layerMask, state, n);
+        layerMask = p == null ? null : p.getFirst();
+      }
+      node.rule.setInputMask(layerMask);
+    }
+    masks.set(node.index, node.vertex.feedForwardMaskArrays(in, state, n));
   }
 
   private void backward(INDArray[] activations, INDArray[] labels, INDArray[] labelMasks, int n) {

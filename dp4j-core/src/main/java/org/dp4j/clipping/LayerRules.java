@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.deeplearning4j.nn.api.Layer;
@@ -11,6 +12,7 @@ import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.GradientNormalization;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
+import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.ActivationLayer;
 import org.deeplearning4j.nn.conf.layers.BaseLayer;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
@@ -45,10 +47,12 @@ import org.deeplearning4j.nn.conf.layers.LossLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.conf.layers.misc.FrozenLayer;
+import org.deeplearning4j.nn.conf.layers.recurrent.Bidirectional;
 import org.deeplearning4j.nn.conf.layers.misc.FrozenLayerWithBackprop;
 import org.deeplearning4j.nn.conf.preprocessor.CnnToFeedForwardPreProcessor;
 import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The per-example gradient rule of each DL4J layer: a rule registered with {@link LayerRuleRegistry} first, then
@@ -78,6 +82,7 @@ final class LayerRules {
       ConvolutionNorms norms) {
     int count = net.getnLayers();
     checkArgument(count > 0, "network has no layers");
+    RecurrentRules.checkBackprop(net.getLayerWiseConfigurations().getBackpropType());
     StepCounts counts = StepCounts.of(net::getIterationCount, net::getEpochCount);
     List<PerExampleLayer> rules = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
@@ -118,15 +123,21 @@ final class LayerRules {
     checkArgument(output == layer instanceof IOutputLayer, output
         ? "%s: an output of the network must be an output layer (OutputLayer, LossLayer, RnnOutputLayer, ...)"
         : "%s: an output layer is only supported as an output of the network", where);
-    if (layer instanceof org.deeplearning4j.nn.layers.wrapper.BaseWrapperLayer) {
-      // LastTimeStep, TimeDistributed, MaskZeroLayer: conf() is the wrapped layer's, so the rules matched by
-      // configuration class below would take the wrapper for the wrapped layer; DL4J's own backprop of the wrapper
-      // is exact.
-      return wrapperRule(layer, where, output);
-    }
-    Optional<LayerRuleFactory> registered = LayerRuleRegistry.lookup(conf.getClass());
+    boolean wrapper = layer instanceof org.deeplearning4j.nn.layers.wrapper.BaseWrapperLayer;
+    Optional<LayerRuleFactory> registered = wrapper ? Optional.empty() : LayerRuleRegistry.lookup(conf.getClass());
     if (registered.isPresent()) {
       return registeredRule(registered.get(), layer, where, output);
+    }
+    // Recurrent layers, their Bidirectional and LastTimeStep wrappers, and the recurrent output layers.
+    PerExampleLayer recurrent = RecurrentRules.ruleFor(layer, where, convolutionChunkElements);
+    if (recurrent != null) {
+      return recurrent;
+    }
+    if (wrapper) {
+      // TimeDistributed, MaskZeroLayer, a LastTimeStep of another layer: conf() is the wrapped layer's, so the rules
+      // matched by configuration class below would take the wrapper for the wrapped layer; DL4J's own backprop of
+      // the wrapper is exact.
+      return wrapperRule(layer, where, output);
     }
     MixingLayers.check(conf, where);
     if (type == DenseLayer.class || type == OutputLayer.class) {
@@ -230,7 +241,7 @@ final class LayerRules {
     return new NoParameterLayer(layer);
   }
 
-  private static void checkBaseLayer(BaseLayer conf, String where) {
+  static void checkBaseLayer(BaseLayer conf, String where) {
     GradientNormalization normalization = conf.getGradientNormalization();
     checkArgument(normalization == null || normalization == GradientNormalization.None,
         "%s: gradientNormalization %s acts on the batch gradient, not per example, and is not part of the "
@@ -246,14 +257,16 @@ final class LayerRules {
   }
 
   /**
-   * Input preprocessors that keep one example per row: CNN ↔ dense reshapes. Time-series preprocessors turn
-   * time steps into rows, which the per-example rules would take for examples, and are refused.
+   * Input preprocessors that keep one example per row: CNN ↔ dense reshapes. The time-series preprocessors turn
+   * each example's time steps into rows of a dense layer, which the per-example rules would take for examples, and
+   * are refused: recurrent output layers ({@code RnnOutputLayer}) take the time series directly.
    */
   static void checkPreprocessor(InputPreProcessor pre, String where) {
     checkArgument(pre == null || pre instanceof CnnToFeedForwardPreProcessor
             || pre instanceof FeedForwardToCnnPreProcessor,
-        "%s (%s) is not supported by per-example clipping; supported: "
-            + "CnnToFeedForwardPreProcessor, FeedForwardToCnnPreProcessor",
+        "%s (%s) is not supported by per-example clipping: it makes each time step a row of its own, so a row is no "
+            + "longer an example; use RnnOutputLayer (or LastTimeStep) instead of a dense layer on a time series; "
+            + "supported: CnnToFeedForwardPreProcessor, FeedForwardToCnnPreProcessor",
         where, pre == null ? "" : pre.getClass().getSimpleName());
   }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.api.MaskState;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
@@ -21,6 +22,7 @@ import org.nd4j.linalg.api.memory.enums.SpillPolicy;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.common.primitives.Pair;
 
 /**
  * Vectorised per-example clipping for a DL4J {@link MultiLayerNetwork}: one forward pass, one backward pass of
@@ -166,11 +168,33 @@ public final class PerExampleClipper {
    * {@link #clippedSum(INDArray, INDArray, double, INDArray)}.
    */
   public ClippedGradientSum addClippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target) {
-    return clippedSum(features, labels, clipNorm, target, true);
+    return run(features, labels, null, null, clipNorm, target, true);
+  }
+
+  /**
+   * As {@link #clippedSum(INDArray, INDArray, double, INDArray)} or (with {@code accumulate})
+   * {@link #addClippedSum}, with DL4J's masks: the feature mask ([n, T] for time series, null: none) reaches each
+   * layer as DL4J propagates it ({@code feedForwardMaskArray}), so a masked time step contributes nothing to any
+   * example's gradient or norm; the label mask (null: none) selects the output's loss terms.
+   */
+  public ClippedGradientSum clippedSum(INDArray features, INDArray labels, INDArray featureMask,
+      INDArray labelMask, double clipNorm, INDArray target, boolean accumulate) {
+    checkArgument(featureMask == null || featureMask.size(0) == features.size(0),
+        "featureMask must have one row per example (%s), was %s", features.size(0),
+        featureMask == null ? null : Arrays.toString(featureMask.shape()));
+    checkArgument(labelMask == null || labelMask.size(0) == labels.size(0),
+        "labelMask must have one row per example (%s), was %s", labels.size(0),
+        labelMask == null ? null : Arrays.toString(labelMask.shape()));
+    return run(features, labels, featureMask, labelMask, clipNorm, target, accumulate);
   }
 
   private ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target,
       boolean accumulate) {
+    return run(features, labels, null, null, clipNorm, target, accumulate);
+  }
+
+  private ClippedGradientSum run(INDArray features, INDArray labels, INDArray featureMask,
+      INDArray labelMask, double clipNorm, INDArray target, boolean accumulate) {
     checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "clipNorm must be finite and > 0, was %s", clipNorm);
     checkArgument(features != null && labels != null, "features and labels must not be null");
     checkArgument(features.size(0) == labels.size(0),
@@ -191,7 +215,7 @@ public final class PerExampleClipper {
     try (MemoryWorkspace ignored = Nd4j.getWorkspaceManager().getAndActivateWorkspace(WORKSPACE, WORKSPACE_ID)) {
       INDArray x = features.castTo(dataType());
       INDArray y = labels.castTo(dataType());
-      if (fused.isPresent()) {
+      if (fused.isPresent() && featureMask == null && labelMask == null) {
         return fused.get().clippedSum(x, y, clipNorm, mode, target, accumulate);
       }
       if (accumulate) {
@@ -201,10 +225,13 @@ public final class PerExampleClipper {
         }
         saved.assign(target);
       }
-      backpropagate(x, y, n);
+      backpropagate(x, y, featureMask, labelMask == null ? null : labelMask.castTo(dataType()), n);
       ClippedGradientSum result = clipAndSum(n, clipNorm, target);
       if (accumulate) {
         target.addi(saved);
+      }
+      if (featureMask != null) {
+        net.clearLayerMaskArrays();    // as DL4J's fit does after its step
       }
       return result;
     }
@@ -229,20 +256,32 @@ public final class PerExampleClipper {
     return factors.result(target, clipNorm, mode);
   }
 
-  private void backpropagate(INDArray features, INDArray labels, int n) {
+  private void backpropagate(INDArray features, INDArray labels, INDArray featureMask, INDArray labelMask, int n) {
     LayerWorkspaceMgr workspaces = LayerWorkspaceMgr.noWorkspaces();
     INDArray activation = features;
+    // The feature mask as DL4J's own fit propagates it: through each preprocessor and layer (which keep it as
+    // their input mask, as DL4J's layers do).
+    Pair<INDArray, MaskState> mask = featureMask == null ? null : new Pair<>(featureMask, MaskState.Active);
     for (int i = 0; i < layers.size(); i++) {
       InputPreProcessor pre = net.getLayerWiseConfigurations().getInputPreProcess(i);
       if (pre != null) {
         activation = pre.preProcess(activation, n, workspaces);
+        if (mask != null) {
+          mask = pre.feedForwardMaskArray(mask.getFirst(), mask.getSecond(), n);
+        }
+      }
+      layers.get(i).setInputMask(mask == null ? null : mask.getFirst());
+      if (mask == null) {
+        net.getLayer(i).setMaskArray(null);   // some layers (Convolution1DLayer) cannot propagate a null mask
+      } else {
+        mask = net.getLayer(i).feedForwardMaskArray(mask.getFirst(), mask.getSecond(), n);
       }
       activation = layers.get(i).forward(activation);
     }
     // Errors go back only as far as the lowest layer with trainable parameters: frozen layers below it (transfer
     // learning) cost a forward pass and nothing else.
     int last = layers.size() - 1;
-    INDArray error = layers.get(last).backwardFromLabels(labels, null, last > lowestTrainable);
+    INDArray error = layers.get(last).backwardFromLabels(labels, labelMask, last > lowestTrainable);
     for (int i = last; i >= lowestTrainable; i--) {
       if (i < last) {
         error = layers.get(i).backward(error, i > lowestTrainable);

@@ -28,6 +28,7 @@ import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.sampling.PoissonSampler;
 import org.dp4j.updater.DpSgd;
+import org.dp4j.updater.UpdaterLayers;
 import org.nd4j.linalg.learning.config.IUpdater;
 
 /**
@@ -228,6 +229,9 @@ public final class DpSgdSetup {
    * wrappers such as {@code Bidirectional} and {@code LastTimeStep} (frozen wrappers keep theirs: not trained).
    */
   private void privatise(List<Layer> outer) {
+    // DL4J's clone shares the layers inside Bidirectional and LastTimeStep with the caller's configuration:
+    // copy them first, so that making this configuration private leaves the caller's unchanged.
+    outer.forEach(UpdaterLayers::ownInnerLayers);
     List<Layer> layers = outer.stream().flatMap(l -> NestedLayers.of(l).stream()).collect(Collectors.toList());
     IUpdater base = null;
     for (Layer layer : layers) {
@@ -256,6 +260,7 @@ public final class DpSgdSetup {
       }
     }
   }
+
 
   /** {updater, bias updater} of a layer that holds its own, else null. */
   private static IUpdater[] updaters(Layer layer) {

@@ -38,10 +38,15 @@ public interface IndexedData {
     };
   }
 
-  /** Rows of an existing DataSet (features [n, ...], labels [n, ...]). */
+  /**
+   * Rows of an existing DataSet (features [n, ...], labels [n, ...]), with its feature and label masks (e.g. [n, T]
+   * for time series of uneven lengths) when it has them.
+   */
   static IndexedData of(DataSet all) {
     INDArray x = all.getFeatures();
     INDArray y = all.getLabels();
+    INDArray xMask = all.getFeaturesMaskArray();
+    INDArray yMask = all.getLabelsMaskArray();
     checkArgument(x.size(0) == y.size(0), "features have %s rows but labels %s", x.size(0), y.size(0));
     return new IndexedData() {
       @Override
@@ -51,8 +56,10 @@ public interface IndexedData {
 
       @Override
       public DataSet rows(int[] indices) {
-        return new DataSet(RowSelection.rows(x, indices), RowSelection.rows(y, indices));
+        return new DataSet(RowSelection.rows(x, indices), RowSelection.rows(y, indices), RowSelection.rows(xMask, indices),
+            RowSelection.rows(yMask, indices));
       }
     };
   }
+
 }

@@ -65,6 +65,8 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
   private static final long serialVersionUID = 1L;
 
   private final transient PrivateFitState state = new PrivateFitState(() -> ClippableModel.of(this));
+  private transient INDArray featureMask;   // the masks of the batch being fitted, as DL4J's fit sets them
+  private transient INDArray labelMask;
 
   public PrivateMultiLayerNetwork(MultiLayerConfiguration conf) {
     super(conf);
@@ -182,9 +184,26 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
     computeGradientAndScore();
   }
 
+  /** Records the batch's masks (DL4J's fit sets them here before its gradient) for the private gradient. */
+  @Override
+  public void setLayerMaskArrays(INDArray featuresMaskArray, INDArray labelsMaskArray) {
+    featureMask = featuresMaskArray;
+    labelMask = labelsMaskArray;
+    super.setLayerMaskArrays(featuresMaskArray, labelsMaskArray);
+  }
+
+  @Override
+  public void clearLayerMaskArrays() {
+    featureMask = null;
+    labelMask = null;
+    super.clearLayerMaskArrays();
+  }
+
   @Override
   public void computeGradientAndScore() {
-    state.privateGradient(new INDArray[] {getInput()}, new INDArray[] {getLabels()}, null, null);
+    // Masks go to the clipper as DL4J's fit set them: padded time steps contribute nothing to any example.
+    state.privateGradient(new INDArray[] {getInput()}, new INDArray[] {getLabels()}, new INDArray[] {featureMask},
+        new INDArray[] {labelMask});
     gradient = new DefaultGradient(getFlattenedGradients());
     score = Double.NaN;
   }

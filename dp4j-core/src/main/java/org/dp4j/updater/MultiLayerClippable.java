@@ -74,31 +74,25 @@ final class MultiLayerClippable implements ClippableModel {
   public ClippedGradientSum addClippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
       INDArray[] labelMasks, double clipNorm, INDArray target) {
     check(features, labels, featureMasks, labelMasks);
-    return clipper.addClippedSum(features[0], labels[0], clipNorm, target);
+    return clipper.clippedSum(features[0], labels[0], only(featureMasks), only(labelMasks), clipNorm, target, true);
   }
 
   @Override
   public ClippedGradientSum clippedSum(INDArray[] features, INDArray[] labels, INDArray[] featureMasks,
       INDArray[] labelMasks, double clipNorm, INDArray target) {
     check(features, labels, featureMasks, labelMasks);
-    return clipper.clippedSum(features[0], labels[0], clipNorm, target);
+    return clipper.clippedSum(features[0], labels[0], only(featureMasks), only(labelMasks), clipNorm, target, false);
   }
 
   private static void check(INDArray[] features, INDArray[] labels, INDArray[] featureMasks, INDArray[] labelMasks) {
     checkArgument(features.length == 1 && labels.length == 1,
         "a MultiLayerNetwork has one input and one output, got %s and %s arrays", features.length, labels.length);
-    checkArgument(isAbsent(featureMasks) && isAbsent(labelMasks), "masks are not supported by DP-SGD steps on a "
-        + "MultiLayerNetwork");
+    checkArgument((featureMasks == null || featureMasks.length == 1) && (labelMasks == null || labelMasks.length == 1),
+        "a MultiLayerNetwork has one feature mask and one label mask at most, got %s and %s arrays",
+        featureMasks == null ? 0 : featureMasks.length, labelMasks == null ? 0 : labelMasks.length);
   }
 
-  private static boolean isAbsent(INDArray[] masks) {
-    if (masks != null) {
-      for (INDArray m : masks) {
-        if (m != null) {
-          return false;
-        }
-      }
-    }
-    return true;
+  private static INDArray only(INDArray[] masks) {
+    return masks == null ? null : masks[0];
   }
 }

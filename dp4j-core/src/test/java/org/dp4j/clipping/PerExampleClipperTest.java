@@ -10,7 +10,7 @@ import org.deeplearning4j.nn.conf.inputs.InputType;
 import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.DropoutLayer;
-import org.deeplearning4j.nn.conf.layers.LSTM;
+import org.deeplearning4j.nn.conf.layers.GravesBidirectionalLSTM;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.PoolingType;
 import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
@@ -256,13 +256,13 @@ class PerExampleClipperTest {
   @Test
   void refusesUnsupportedLayersAndBatchGradientNormalisation() {
     MultiLayerNetwork rnn = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
-        .layer(new LSTM.Builder().nIn(3).nOut(3).build())
+        .layer(new GravesBidirectionalLSTM.Builder().nIn(3).nOut(3).build())
         .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nOut(2).build())
         .layer(new OutputLayer.Builder(LossFunction.MSE).nOut(2).build())
         .setInputType(InputType.recurrent(3)).build());
     assertThatThrownBy(() -> PerExampleClipper.of(rnn)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("layer 1 'layer1' (RnnOutputLayer)")
-        .hasMessageContaining("an output layer is only supported as an output of the network");
+        .hasMessageContaining("layer 0 'layer0' (GravesBidirectionalLSTM)")
+        .hasMessageContaining("use Bidirectional(GravesLSTM)");
     MultiLayerNetwork normalised = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
         .layer(new DenseLayer.Builder().nIn(4).nOut(3)
             .gradientNormalization(GradientNormalization.ClipL2PerLayer).build())

@@ -12,6 +12,7 @@ public record TrainDefaults(int epochs, int batchSize, double clipNorm, double l
     return switch (kind) {
       case MLP -> new TrainDefaults(60, 2048, 0.2, 2.0, 0.9, new int[] {256}, "tanh");
       case CNN -> new TrainDefaults(20, 512, 0.1, 0.5, 0.9, new int[0], "tanh");
+      case LSTM -> new TrainDefaults(4, 1024, 0.5, 2.0, 0.9, new int[] {64}, "tanh");    // MnistLstm; LSTM units
     };
   }
 }

@@ -21,7 +21,7 @@ public final class MnistModels {
   private MnistModels() {}
 
   /** Which network. */
-  public enum Kind { MLP, CNN }
+  public enum Kind { MLP, CNN, LSTM }
 
   /** 784-h1-...-10 with the given hidden activation and a softmax cross-entropy output. */
   public static MultiLayerConfiguration mlp(IUpdater updater, long seed, int[] hidden, Activation activation) {

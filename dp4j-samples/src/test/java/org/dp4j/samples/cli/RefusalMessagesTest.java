@@ -52,7 +52,7 @@ class RefusalMessagesTest {
   @Test
   void modelListNamesEveryModel() {
     CliRun.of("train", "--epsilon", "3", "--model", "resnet")
-        .assertRefusedNaming("--model must be mlp, cnn or softmax, was 'resnet'");
+        .assertRefusedNaming("--model must be mlp, cnn, lstm or softmax, was 'resnet'");
   }
 
   @Test

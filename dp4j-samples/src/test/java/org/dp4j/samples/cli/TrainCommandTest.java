@@ -40,6 +40,19 @@ class TrainCommandTest {
   }
 
   @Test
+  void trainsTheRowSequentialLstm(@TempDir Path dir) throws Exception {
+    Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
+    Path report = dir.resolve("report.json");
+    CliRun r = CliRun.of("train", "--model", "lstm", "--hidden", "8", "--noise-multiplier", "1.0", "--epochs", "1",
+        "--batch-size", "250", "--train-size", "500", "--data-dir", MNIST.toString(), "--report", report.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).contains(", lstm, 1 epochs of 2 steps", "epoch 1/1: test accuracy");
+    JsonNode j = new ObjectMapper().readTree(report.toFile());
+    assertThat(j.get("model").asText()).isEqualTo("lstm");
+    assertThat(j.get("testAccuracy").asDouble()).isBetween(0.0, 1.0);
+  }
+
+  @Test
   void aBudgetBelowThePlanStopsEarlyAndSaysSo(@TempDir Path dir) throws Exception {
     Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
     Path report = dir.resolve("report.json");
