@@ -13,6 +13,7 @@ import java.util.stream.IntStream;
  * training output alone, as the theorem requires.
  *
  * <pre>{@code
+ * // given: double[] scores; CanaryCoins coins
  * CanaryGuesses g = CanaryGuesses.of(scores, coins.included(), 50, 50);
  * double eps = OneRunAudit.epsilonLowerBound(scores.length, g.guesses(), g.correct(), 1e-5, 0.95);
  * }</pre>

@@ -13,6 +13,7 @@ import java.util.List;
  * A single pre-registered (k⁺, k⁻) pays nothing.
  *
  * <pre>{@code
+ * // given: double[] scores; boolean[] included
  * GuessPlan plan = GuessPlan.symmetricSweep(1000);   // k = 10, 20, 50, 100, 200, 500, 1000 guesses, half each side
  * AuditBound bound = plan.bound(scores, included, 1e-5, 0.95);
  * }</pre>

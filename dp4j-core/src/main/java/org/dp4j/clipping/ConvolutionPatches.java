@@ -27,6 +27,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * class and {@link UnfoldedConvolution} unchanged.
  *
  * <pre>{@code
+ * // given: INDArray x
  * ConvolutionPatches g = ConvolutionPatches.of(1, 28, 28, new int[] {5, 5}, new int[] {1, 1},
  *     new int[] {1, 1}, new int[] {0, 0}, ConvolutionMode.Truncate);     // 24×24 outputs, K = 25
  * INDArray patches = g.unfold(x.permute(0, 2, 3, 1), new ReusableArrays());  // x: [n, 1, 28, 28] (NCHW)

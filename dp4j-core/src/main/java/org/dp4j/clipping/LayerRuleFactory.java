@@ -7,7 +7,8 @@ import org.deeplearning4j.nn.api.Layer;
  * layer gets its own). Registered per layer configuration class with {@link LayerRuleRegistry}.
  *
  * <pre>{@code
- * LayerRuleRegistry.register(FeatureScaleLayer.class, FeatureScaleRule::new);
+ * // with your own layer class FeatureScaleLayer and its rule FeatureScaleRule (see PerExampleLayer):
+ * // LayerRuleRegistry.register(FeatureScaleLayer.class, FeatureScaleRule::new);
  * }</pre>
  */
 @FunctionalInterface

@@ -14,7 +14,9 @@ import org.deeplearning4j.nn.conf.layers.Layer;
  * The registry is global to the JVM; register before building a clipper or a private network.
  *
  * <pre>{@code
- * LayerRuleRegistry.register(FeatureScaleLayer.class, FeatureScaleRule::new);   // see PerExampleLayer
+ * // given: MultiLayerNetwork net
+ * // with your own layer class FeatureScaleLayer and its rule FeatureScaleRule (see PerExampleLayer):
+ * // LayerRuleRegistry.register(FeatureScaleLayer.class, FeatureScaleRule::new);   // see PerExampleLayer
  * PerExampleClipper clipper = PerExampleClipper.of(net);                         // uses FeatureScaleRule
  * LayerRuleRegistry.register(DenseLayer.class, LayerRuleRegistry.generic());    // force the generic path
  * }</pre>

@@ -52,7 +52,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   }
  * }
  *
- * LayerRuleRegistry.register(FeatureScaleLayer.class, FeatureScaleRule::new);
+ * // then: LayerRuleRegistry.register(FeatureScaleLayer.class, FeatureScaleRule::new);
  * }</pre>
  *
  * <p>The per-example gradients of a layer that mixes the examples of a batch (batch statistics) do not exist, and

@@ -18,6 +18,7 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
  * they are built, so a refused network fails before its first step, naming every refused layer at once.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net
  * ValidationReport report = PrivacyValidator.inspect(net);
  * System.out.print(report);              // one line per layer: name, type, path, detail
  * report.requireSupported();             // IllegalArgumentException listing every refusal

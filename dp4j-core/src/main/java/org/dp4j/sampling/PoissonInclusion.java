@@ -13,8 +13,13 @@ import org.dp4j.noise.AesCtrRandom;
  * the same Poisson sample (docs/sampling.md#poisson).
  *
  * <pre>{@code
+ * // given: List<String> partition; List<String> batch
  * PoissonInclusion coin = PoissonInclusion.withRate(256.0 / 60_000, AesCtrRandom.secure());
- * for (Example e : partition) if (coin.next()) batch.add(e);
+ * for (String record : partition) {
+ *   if (coin.next()) {
+ *     batch.add(record);
+ *   }
+ * }
  * }</pre>
  *
  * <p>Not thread-safe.

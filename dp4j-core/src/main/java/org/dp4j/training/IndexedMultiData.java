@@ -15,6 +15,7 @@ import org.nd4j.linalg.dataset.api.MultiDataSet;
  * zero-row arrays, so the step still adds its noise.
  *
  * <pre>{@code
+ * // given: INDArray images; INDArray metadata; INDArray classes; INDArray targets
  * MultiDataSet all = new org.nd4j.linalg.dataset.MultiDataSet(
  *     new INDArray[] {images, metadata}, new INDArray[] {classes, targets});
  * SampledMultiDataSetIterator train = SampledMultiDataSetIterator.poisson(IndexedMultiData.of(all), 256);

@@ -21,6 +21,7 @@ import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
  * only). A private graph refuses any other {@code MultiDataSetIterator}.
  *
  * <pre>{@code
+ * // given: PrivateComputationGraph graph; org.nd4j.linalg.dataset.api.MultiDataSet trainSet
  * SampledMultiDataSetIterator train = SampledMultiDataSetIterator.poisson(IndexedMultiData.of(trainSet), 256);
  * graph.addListeners(PrivacyLedgerListener.forNetwork(graph, train.plan(), 1e-5).build());   // dp4j-listeners
  * graph.fit(train, 20);                                  // graph: a PrivateComputationGraph

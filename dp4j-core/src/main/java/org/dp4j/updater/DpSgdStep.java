@@ -204,6 +204,7 @@ public final class DpSgdStep {
    * (up to floating-point summation order).
    *
    * <pre>{@code
+   * // given: ClippableModel executorModel; INDArray x; INDArray y; double clipNorm; DpSgdStep step; INDArray sumOfPartials
    * INDArray partial = executorModel.gradientView().ulike();
    * executorModel.clippedSum(new INDArray[] {x}, new INDArray[] {y}, null, null, clipNorm, partial);
    * step.accumulateClippedSum(sumOfPartials);   // on the driver

@@ -20,6 +20,7 @@ import org.knowm.xchart.style.Styler;
  * them), and the measured lower bound on ε beside the certified upper bound of the same run.
  *
  * <pre>{@code
+ * // given: org.dp4j.audit.AuditBound bound; double[] scores; org.dp4j.audit.CanaryCoins coins
  * AuditChart.writePng(Path.of("audit.png"), bound, OptionalDouble.of(4.0), scores, coins.included(), "DP-SGD MLP");
  * }</pre>
  */

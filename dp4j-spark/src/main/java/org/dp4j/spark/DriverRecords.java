@@ -16,6 +16,7 @@ import org.apache.spark.storage.StorageLevel;
  * should be read there instead ({@code sc.textFile}, a Dataset, …) and mapped to {@link LabelledRecord}s.
  *
  * <pre>{@code
+ * // given: JavaSparkContext sc; List<LabelledRecord> records
  * JavaRDD<LabelledRecord> data = DriverRecords.distribute(sc, records, sc.defaultParallelism());
  * }</pre>
  */

@@ -15,8 +15,10 @@ import org.apache.spark.api.java.JavaSparkContext;
  * and the test configuration carry them; {@code spark-submit} adds them itself).
  *
  * <pre>{@code
+ * // given: List<LabelledRecord> records
  * try (JavaSparkContext sc = EmbeddedSpark.context("local[2]", "dp4j")) {
- *   JavaRDD<LabelledRecord> data = sc.parallelize(records).persist(StorageLevel.MEMORY_ONLY());
+ *   org.apache.spark.api.java.JavaRDD<LabelledRecord> data = sc.parallelize(records)
+ *       .persist(org.apache.spark.storage.StorageLevel.MEMORY_ONLY());
  * }
  * }</pre>
  */

@@ -10,7 +10,8 @@ import java.io.Serializable;
  * (add/remove). Immutable by convention: the arrays are not copied (records are many), do not change them.
  *
  * <pre>{@code
- * JavaRDD<LabelledRecord> data = sc.parallelize(List.of(new LabelledRecord(new float[] {0.1f, 0.2f},
+ * // given: org.apache.spark.api.java.JavaSparkContext sc
+ * org.apache.spark.api.java.JavaRDD<LabelledRecord> data = sc.parallelize(List.of(new LabelledRecord(new float[] {0.1f, 0.2f},
  *     new float[] {1, 0})));
  * }</pre>
  */

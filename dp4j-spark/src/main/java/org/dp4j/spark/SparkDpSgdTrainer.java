@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * choosing it.
  *
  * <pre>{@code
- * JavaRDD<LabelledRecord> data = ...;                          // persisted, n records
+ * // given: JavaRDD<LabelledRecord> data; int n; MultiLayerConfiguration conf
  * DpSgdSetup setup = DpSgdSetup.builder().datasetSize(n).expectedBatchSize(256).epochs(2).clipNorm(1)
  *     .delta(1e-5).targetEpsilon(3).build();
  * MultiLayerNetwork net = setup.privateNetwork(conf);

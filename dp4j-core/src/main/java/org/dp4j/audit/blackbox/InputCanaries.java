@@ -23,9 +23,10 @@ import org.nd4j.linalg.factory.Nd4j;
  * every other record, and the run's certified ε covers each of them.
  *
  * <pre>{@code
+ * // given: DataSet mislabelled; AesCtrRandom random; DataSet train; MultiLayerNetwork net; int m
  * InputCanaries canaries = InputCanaries.of(mislabelled, CanaryCoins.draw(mislabelled.numExamples(), random));
  * IndexedData data = canaries.trainingData(IndexedData.of(train));   // n + (included canaries) records
- * ...train with data...
+ * // ... train with data ...
  * AuditBound bound = canaries.bound(net, GuessPlan.symmetricSweep(m), 1e-5, 0.95);
  * }</pre>
  */

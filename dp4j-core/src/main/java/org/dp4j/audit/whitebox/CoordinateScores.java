@@ -17,6 +17,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * whose gradient pushes θ_j down (a Dirac canary, sign +1) scores high when it was included.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; DiracCanaries canaries
  * CoordinateScores scores = new CoordinateScores(net, canaries.coordinates());
  * net.addListeners(scores.listener());           // or DpSgdTrainer.builder(...).onStep(scores::observe)
  * }</pre>

@@ -22,6 +22,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * expected batch size, the same updater.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; int[] coordinates; CanaryCoins coins; double samplingRate; DpSgdTrainer.Builder trainer
  * DiracCanaries canaries = new DiracCanaries(net, coordinates, coins, samplingRate, AesCtrRandom.secure());
  * trainer.noise(canaries.inject(PrefetchingNoise.secure()));
  * }</pre>

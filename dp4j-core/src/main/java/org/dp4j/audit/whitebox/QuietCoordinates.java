@@ -22,6 +22,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * data but not the coins, so the audit's guarantee is unaffected (docs/auditing.md#canaries).
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; IndexedData data
  * int[] coords = QuietCoordinates.choose(net, data, 10_000, 1000, AesCtrRandom.secure());
  * }</pre>
  */

@@ -22,6 +22,7 @@ import org.dp4j.updater.DpSgdStep;
  * {@code DpSgdTrainer} or a {@code PrivateMultiLayerNetwork}'s {@code fit}.
  *
  * <pre>{@code
+ * // given: MultiLayerNetwork net; IndexedData data; DpSgdSetup setup
  * WhiteBoxAudit audit = WhiteBoxAudit.builder(net, data).canaries(1000).build();
  * DpSgdTrainer trainer = setup.trainer(net, data).noise(audit.noise(PrefetchingNoise.secure())).build();
  * net.addListeners(audit.listener());

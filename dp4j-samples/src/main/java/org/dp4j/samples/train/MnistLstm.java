@@ -22,6 +22,7 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
  * train LSTMs the same way). The layout is DL4J's NWC [n, T, pixels], a plain reshape of the flat images.
  *
  * <pre>{@code
+ * // given: LabelledImages images
  * MultiLayerConfiguration conf = MnistLstm.configuration(new Nesterovs(1.0, 0.9), 42, 64);
  * IndexedData train = MnistLstm.sequences(IndexedData.of(images, DataType.FLOAT));
  * }</pre>
