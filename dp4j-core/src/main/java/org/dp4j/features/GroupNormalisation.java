@@ -3,6 +3,7 @@ package org.dp4j.features;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
@@ -23,6 +24,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
 public final class GroupNormalisation {
   /** PyTorch's default ε. */
   public static final double EPSILON = 1e-5;
+  private static final long BLOCK_ROWS = 2048;
   private final int groups;
   private final int channels;
   private final int valuesPerChannel;
@@ -56,11 +58,14 @@ public final class GroupNormalisation {
         && features.elementWiseStride() == 1, "features must be a c-order [n, %s] array, was %s", width,
         java.util.Arrays.toString(features.shape()));
     long n = features.size(0);
-    INDArray g = features.reshape(n * groups, width / groups);
-    INDArray mean = g.mean(1).reshape(n * groups, 1);
-    g.subiColumnVector(mean);
-    INDArray std = Transforms.sqrt(g.mul(g).mean(1).addi(EPSILON), false).reshape(n * groups, 1);
-    g.diviColumnVector(std);
+    // in blocks of rows, so that the temporaries stay small for a whole training set
+    for (long from = 0; from < n; from += BLOCK_ROWS) {
+      long to = Math.min(n, from + BLOCK_ROWS);
+      INDArray g = features.get(NDArrayIndex.interval(from, to), NDArrayIndex.all())
+          .reshape((to - from) * groups, width / groups);
+      g.subiColumnVector(g.mean(1).reshape(g.size(0), 1));
+      g.diviColumnVector(Transforms.sqrt(g.mul(g).mean(1).addi(EPSILON), false).reshape(g.size(0), 1));
+    }
     return features;
   }
 }

@@ -1,6 +1,7 @@
 package org.dp4j.features;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkState;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * <p>The 2-D DFTs are products with DFT matrices (F X Fᵀ), batched over images as ND4J matrix products: for
  * P = 36 a GEMM does more per image than an O(P log P) FFT would, but it runs at BLAS speed. Each inverse DFT
  * that is followed by sampling in space is one product with a rectangular matrix that computes only the samples
- * kept (and, for the output, only the real part and only the samples inside the border).
+ * kept; the low-pass output, separable, is two real products per axis on the real maps (no DFT at all).
  *
  * <pre>{@code
  * ScatteringTransform s = ScatteringTransform.of(28, 2, 8);
@@ -45,7 +46,8 @@ public final class ScatteringTransform {
   /** DFT matrices per resolution r (size P/2^r): {Fr, Fi}. */
   private final List<INDArray[]> dft = new ArrayList<>();
   private final java.util.Map<Integer, INDArray[]> samplings = new java.util.concurrent.ConcurrentHashMap<>();
-  private final INDArray[] phiAt;
+  /** Per resolution r: {B_reᵀ, B_imᵀ} of the low-pass output map (see {@link #lowPass}). */
+  private final INDArray[][] lowPassT;
   private final INDArray[][] psiAt;
 
   private ScatteringTransform(int imageSize, int scales, int angles) {
@@ -57,10 +59,10 @@ public final class ScatteringTransform {
     for (int r = 0; r <= scales; r++) {
       dft.add(dftMatrix(padded >> r));
     }
-    phiAt = new INDArray[scales];
+    lowPassT = new INDArray[scales][];
     psiAt = new INDArray[scales * angles][scales];
     for (int r = 0; r < scales; r++) {
-      phiAt[r] = row(bank.phi(r));
+      lowPassT[r] = lowPassMatrix(r);
       for (int f = 0; f < scales * angles; f++) {
         // ψ_{j} is needed at resolutions r ≤ j − 1 (second order) and 0 (first order)
         if (r == 0 || r < f / angles) {
@@ -131,29 +133,74 @@ public final class ScatteringTransform {
         "images must be [b, %s], was %s", imageSize * imageSize, java.util.Arrays.toString(images.shape()));
     int b = (int) images.size(0);
     List<INDArray> out = new ArrayList<>(channels());
-    Complex x = fft(pad(images.castTo(DataType.FLOAT)), 0);
-    out.add(lowPass(x, 0));
+    INDArray padded = pad(images.castTo(DataType.FLOAT));
+    out.add(lowPass(padded, 0));
+    Complex x = fft(padded, 0);
     Complex[] first = new Complex[scales * angles];
     for (int f = 0; f < scales * angles; f++) {
       int j1 = f / angles;
-      first[f] = fft(modulus(x.times(psiAt[f][0]).inverse(sampling(0, j1))), j1);
-      out.add(lowPass(first[f], j1));
+      INDArray u1 = modulus(x.times(psiAt[f][0]).inverse(sampling(0, j1)));
+      out.add(lowPass(u1, j1));
+      first[f] = j1 < scales - 1 ? fft(u1, j1) : null; // the last scale has no second-order children
     }
     for (int f = 0; f < scales * angles; f++) {
       int j1 = f / angles;
       for (int g = (j1 + 1) * angles; g < scales * angles; g++) {
         int j2 = g / angles;
-        Complex u2 = fft(modulus(first[f].times(psiAt[g][j1]).inverse(sampling(j1, j2))), j2);
-        out.add(lowPass(u2, j2));
+        out.add(lowPass(modulus(first[f].times(psiAt[g][j1]).inverse(sampling(j1, j2))), j2));
       }
     }
     int m = outputSize();
     return Nd4j.stack(1, out.toArray(new INDArray[0])).reshape(b, (long) channels() * m * m);
   }
 
-  /** (u ⋆ φ) for u's spectrum at resolution r, sampled at 2^J, one border sample removed: [b, m, m]. */
-  private INDArray lowPass(Complex u, int r) {
-    return u.times(phiAt[r]).inverseRealPart(sampling(r, -1));
+  /**
+   * (u ⋆ φ) for real maps u [b, s, s] at resolution r, sampled at 2^J, one border sample removed: [b, m, m].
+   * The cropped φ̂ is separable, φ̂(k, l) = a(k) a(l), so DFT, product, sampled inverse DFT and real part
+   * together are Re(B u Bᵀ) = B_re u B_reᵀ − B_im u B_imᵀ with B = Mᵀ diag(a) F ([m, s], see {@link #lowPassMatrix}).
+   */
+  private INDArray lowPass(INDArray u, int r) {
+    INDArray[] bt = lowPassT[r];
+    long b = u.size(0);
+    int s = padded >> r;
+    int m = outputSize();
+    INDArray flat = u.reshape(b * s, s);
+    Complex t = new Complex(flat.mmul(bt[0]), flat.mmul(bt[1]), b, s, m).transpose();
+    INDArray re = t.re.reshape(b * m, s).mmul(bt[0]).subi(t.im.reshape(b * m, s).mmul(bt[1]));
+    return re.reshape(b, m, m).permute(0, 2, 1).dup('c');
+  }
+
+  /** {B_reᵀ, B_imᵀ} ([s, m]) for resolution r: B(n, x) = (1/s) Σ_k a(k) e^{2πi k ((n + 1)·2^(J−r) − x)/s}. */
+  private INDArray[] lowPassMatrix(int r) {
+    int s = padded >> r;
+    double[] phi = bank.phi(r);
+    double a0 = Math.sqrt(phi[0]);
+    double[] a = new double[s];
+    for (int k = 0; k < s; k++) {
+      a[k] = phi[k * s] / a0;
+    }
+    for (int i = 0; i < phi.length; i++) { // the periodised Gaussian's DFT is a product (slant 1, angle 0)
+      checkState(Math.abs(phi[i] - a[i / s] * a[i % s]) < 1e-9, "phi is not separable at %s", i);
+    }
+    int m = outputSize();
+    int step = 1 << (scales - r);
+    float[] re = new float[s * m];
+    float[] im = new float[s * m];
+    for (int x = 0; x < s; x++) {
+      for (int n = 0; n < m; n++) {
+        double sr = 0;
+        double si = 0;
+        for (int k = 0; k < s; k++) {
+          double angle = 2 * Math.PI * Math.floorMod((long) k * ((n + 1) * step - x), s) / s;
+          sr += a[k] * Math.cos(angle);
+          si += a[k] * Math.sin(angle);
+        }
+        re[x * m + n] = (float) (sr / s);
+        im[x * m + n] = (float) (si / s);
+      }
+    }
+    return new INDArray[] {Nd4j.create(re, new long[] {s, m}, DataType.FLOAT),
+        Nd4j.create(im, new long[] {s, m}, DataType.FLOAT)};
   }
 
   private static INDArray modulus(Complex u) {
@@ -162,23 +209,20 @@ public final class ScatteringTransform {
 
   /**
    * {re, im} of the [s, q] matrix that takes a spectrum at resolution {@code from} (s = P/2^from) to the signal
-   * at resolution {@code to} (every 2^(to − from)-th sample of the inverse DFT, scaled by 1/s per axis); for
-   * {@code to} = −1, the samples at resolution J without the border (positions 1 … P/2^J − 2). Sampling in space
-   * this way equals averaging the periodised spectrum (Kymatio's {@code subsample_fourier}) followed by the
-   * smaller inverse DFT.
+   * at resolution {@code to} (every 2^(to − from)-th sample of the inverse DFT, scaled by 1/s per axis). Sampling
+   * in space this way equals averaging the periodised spectrum (Kymatio's {@code subsample_fourier}) followed by
+   * the smaller inverse DFT.
    */
   private INDArray[] sampling(int from, int to) {
-    return samplings.computeIfAbsent(from * 64 + to + 1, key -> {
+    return samplings.computeIfAbsent(from * 64 + to, key -> {
       int s = padded >> from;
-      int step = 1 << ((to < 0 ? scales : to) - from);
-      int q = s / step;
-      int first = to < 0 ? 1 : 0;
-      int count = to < 0 ? q - 2 : q;
+      int step = 1 << (to - from);
+      int count = s / step;
       float[] re = new float[s * count];
       float[] im = new float[s * count];
       for (int k = 0; k < s; k++) {
         for (int n = 0; n < count; n++) {
-          double angle = 2 * Math.PI * ((long) k * (first + n) * step % s) / s;
+          double angle = 2 * Math.PI * ((long) k * n * step % s) / s;
           re[k * count + n] = (float) (Math.cos(angle) / s);
           im[k * count + n] = (float) (Math.sin(angle) / s);
         }
@@ -279,15 +323,6 @@ public final class ScatteringTransform {
     /** Mᵀ X M for each (square) map X. */
     Complex inverse(INDArray[] m) {
       return rightMultiply(m).transpose().rightMultiply(m).transpose();
-    }
-
-    /** Re(Mᵀ X M) for each map, [b, c, c]. */
-    INDArray inverseRealPart(INDArray[] m) {
-      Complex t = rightMultiply(m).transpose();
-      INDArray xr = t.re.reshape(b * t.rows, t.cols);
-      INDArray xi = t.im.reshape(b * t.rows, t.cols);
-      int c = (int) m[0].size(1);
-      return xr.mmul(m[0]).subi(xi.mmul(m[1])).reshape(b, t.rows, c).permute(0, 2, 1).dup('c');
     }
 
     /** Each map times a real filter (row vector of rows·cols values), elementwise. */

@@ -27,7 +27,8 @@ import java.util.Optional;
  * {@code -Dorg.bytedeco.javacpp.maxbytes} / {@code maxphysicalbytes} given by the user are kept; the environment
  * variable {@code DP4J_NO_RELAUNCH} (any value) turns the relaunch off. A JVM with an agent ({@code -agentlib},
  * {@code -javaagent}, a debugger) is not relaunched either (the agent would start twice). {@code --algorithm dp-mbcd}
- * is not capped: its auxiliary store grows with the training set and the widths (use {@code -Xmx}).
+ * is not capped: its auxiliary store grows with the training set and the widths (use {@code -Xmx}); nor is
+ * {@code --features} (ScatterNet features of 60,000 images take about 1 GB).
  */
 final class MemoryCaps {
   /** Environment variable that turns the relaunch off. */
@@ -60,7 +61,8 @@ final class MemoryCaps {
    */
   static Optional<List<String>> relaunchCommand(String[] args, List<String> jvmOptions, Map<String, String> env,
       String java, String classPath) {
-    if (args.length == 0 || !args[0].equals("train") || isDpMbcd(args) || env.containsKey(NO_RELAUNCH)
+    if (args.length == 0 || !args[0].equals("train") || isDpMbcd(args) || hasFeatures(args)
+        || env.containsKey(NO_RELAUNCH)
         || jvmOptions.stream().anyMatch(o -> startsWithAny(o, HEAP_OPTIONS) || startsWithAny(o, AGENT_OPTIONS))) {
       return Optional.empty();
     }
@@ -117,6 +119,11 @@ final class MemoryCaps {
       Thread.currentThread().interrupt();
       return Optional.of(1);
     }
+  }
+
+  /** {@code --features}: the cached features of a training set (about 1 GB for ScatterNet) exceed the caps. */
+  private static boolean hasFeatures(String[] args) {
+    return Arrays.stream(args).anyMatch(a -> a.equals("--features") || a.startsWith("--features="));
   }
 
   private static boolean isDpMbcd(String[] args) {
