@@ -44,7 +44,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 public final class ScatteringCache {
   private static final byte[] MAGIC = "DP4JSCAT".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private static final int VERSION = 1;
-  private static final int BATCH = 256;
+  private static final int BATCH = 64;
   private static final int CHUNK_ROWS = 512;
 
   private ScatteringCache() {}
