@@ -13,7 +13,6 @@ import org.nd4j.linalg.api.memory.enums.LearningPolicy;
 import org.nd4j.linalg.api.memory.enums.SpillPolicy;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
@@ -35,6 +34,8 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * P = 36 a GEMM does more per image than an O(P log P) FFT would, but it runs at BLAS speed. Each inverse DFT
  * that is followed by sampling in space is one product with a rectangular matrix that computes only the samples
  * kept; the low-pass output, separable, is two real products per axis on the real maps (no DFT at all).
+ *
+ * <p>Immutable; {@link #transform} may be called from several threads (each uses its own ND4J workspace).
  *
  * <pre>{@code
  * ScatteringTransform s = ScatteringTransform.of(28, 2, 8);
