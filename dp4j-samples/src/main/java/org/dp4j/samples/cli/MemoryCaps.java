@@ -29,7 +29,8 @@ import java.util.Optional;
  * {@code -javaagent}, a debugger) is not relaunched either (the agent would start twice). {@code --algorithm dp-mbcd}
  * is not capped: its auxiliary store grows with the training set and the widths (use {@code -Xmx}). {@code --spark}
  * appends {@link SparkTraining#JVM_OPTIONS} after the caps (the later options win); {@code --spark submit} is not
- * relaunched (spark-submit configured the JVM).
+ * relaunched (spark-submit configured the JVM); nor is {@code --features} (ScatterNet
+ * features of 60,000 images take about 1 GB).
  */
 final class MemoryCaps {
   /** Environment variable that turns the relaunch off. */
@@ -62,7 +63,8 @@ final class MemoryCaps {
    */
   static Optional<List<String>> relaunchCommand(String[] args, List<String> jvmOptions, Map<String, String> env,
       String java, String classPath) {
-    if (args.length == 0 || !args[0].equals("train") || isDpMbcd(args) || env.containsKey(NO_RELAUNCH)
+    if (args.length == 0 || !args[0].equals("train") || isDpMbcd(args) || hasFeatures(args)
+        || env.containsKey(NO_RELAUNCH)
         || SparkTraining.submitted(args)   // spark-submit sized and configured this JVM; a child would lose it
         || jvmOptions.stream().anyMatch(o -> startsWithAny(o, HEAP_OPTIONS) || startsWithAny(o, AGENT_OPTIONS))) {
       return Optional.empty();
@@ -123,6 +125,11 @@ final class MemoryCaps {
       Thread.currentThread().interrupt();
       return Optional.of(1);
     }
+  }
+
+  /** {@code --features}: the cached features of a training set (about 1 GB for ScatterNet) exceed the caps. */
+  private static boolean hasFeatures(String[] args) {
+    return Arrays.stream(args).anyMatch(a -> a.equals("--features") || a.startsWith("--features="));
   }
 
   private static boolean isDpMbcd(String[] args) {

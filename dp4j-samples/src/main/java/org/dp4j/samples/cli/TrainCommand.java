@@ -57,16 +57,19 @@ final class TrainCommand implements Callable<Integer> {
   @CommandLine.Mixin
   DpMbcdOptions mbcd;
 
+  @CommandLine.Mixin
+  FeatureOptions featureOptions;
+
   @Option(names = "--dataset", defaultValue = "mnist", paramLabel = "mnist|fashion-mnist",
       description = "Data set (default: mnist).")
   String dataset;
 
-  @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn|lstm|softmax",
+  @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn|lstm|softmax|linear",
       description = "mlp: 784-256-10 tanh by default (see --hidden, --activation); cnn: the tanh CNN of Papernot "
           + "et al. 2021; lstm: row-sequential LSTM (28 steps of 28 pixels, --hidden units, default 64) into a softmax "
           + "on its last step; softmax: L2-regularised softmax regression with a certified hidden-state epsilon "
           + "(Ye & Shokri Cor. 6.3) (default: mlp). With --algorithm dp-mbcd: mlp = lifted 784-256-256-10, cnn = "
-          + "lifted LeNet-style conv-avgpool-dense.")
+          + "lifted LeNet-style conv-avgpool-dense. With --features scatternet: linear or cnn.")
   String model;
 
   @Option(names = "--sampler", paramLabel = "poisson|shuffle-once",
@@ -175,18 +178,19 @@ final class TrainCommand implements Callable<Integer> {
           + "--strong-convexity, --proximal-point, --batch-reduction, --output, --conv-channels and "
           + "--accuracy-each-epoch need --algorithm dp-mbcd");
     }
+    ScatterNetRun scatter = ScatterNetRun.requested(cmd, featureOptions, this);
     if (CertifiedSoftmaxTraining.requested(this)) {
       return CertifiedSoftmaxTraining.run(this, cmd);
     }
     PrintWriter out = cmd.getOut();
-    TrainDefaults defaults = TrainDefaults.of(parseModel(cmd));
+    TrainDefaults defaults = scatter != null ? scatter.defaults() : TrainDefaults.of(parseModel(cmd));
     int k = epochs != null ? epochs : defaults.epochs();
     int b = batchSize != null ? batchSize : defaults.batchSize();
     double c = clipNorm != null ? clipNorm : defaults.clipNorm();
     double lr = learningRate != null ? learningRate : defaults.learningRate();
     double m = momentum != null ? momentum : defaults.momentum();
     validate(cmd, k, b, c, lr, m);
-    if (parseModel(cmd) == MnistModels.Kind.MLP) {
+    if (scatter == null && parseModel(cmd) == MnistModels.Kind.MLP) {
       Checks.mlpFits(cmd, 784, hidden != null ? hidden : defaults.hidden(), 10, 0, 0); // before loading the data
     }
     CompositionAccounting accounting = parseAccountant(cmd);
@@ -194,7 +198,7 @@ final class TrainCommand implements Callable<Integer> {
     Path dir = dataDir != null ? dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
     LabelledImages train = Checks.mnist(cmd, dir, MnistSplit.TRAIN);
     LabelledImages test = Checks.mnist(cmd, dir, MnistSplit.TEST);
-    IndexedData data = IndexedData.of(train, DataType.FLOAT);
+    IndexedData data = scatter != null ? scatter.trainData(train) : IndexedData.of(train, DataType.FLOAT);
     if (trainSize != null) {
       if (trainSize < b || trainSize > train.size()) {
         throw new CommandLine.ParameterException(cmd, "--train-size must be in [batch size " + b + ", "
@@ -202,7 +206,7 @@ final class TrainCommand implements Callable<Integer> {
       }
       data = IndexedData.of(data.rows(range(trainSize)));
     }
-    boolean sequences = parseModel(cmd) == MnistModels.Kind.LSTM;
+    boolean sequences = scatter == null && parseModel(cmd) == MnistModels.Kind.LSTM;
     data = sequences ? MnistLstm.sequences(data) : data;
     DpSgdSetup.Builder sb = DpSgdSetup.builder().datasetSize(data.size()).expectedBatchSize(b).epochs(k)
         .clipNorm(c).delta(delta).accounting(accounting);
@@ -213,14 +217,16 @@ final class TrainCommand implements Callable<Integer> {
     }
     DpSgdSetup setup = sb.build();
     IUpdater base = m == 0 ? new Sgd(lr) : new Nesterovs(lr, m);
-    MultiLayerNetwork fresh = setup.privateNetwork(configuration(cmd, defaults, base));
+    MultiLayerNetwork fresh = setup.privateNetwork(scatter != null ? scatter.configuration(base, seed)
+        : configuration(cmd, defaults, base));
     PrivacyLedger.Builder lb = setup.ledgerBuilder();
     Double limit = budget != null ? budget : epsilon;
     if (limit != null) {
       lb.budget(new PrivacyBudget(limit, delta, ThreatModel.ALL_ITERATES_RELEASED));
     }
     PrivacyLedger ledger = lb.build();
-    Map<String, String> settings = TrainResume.settings(this, parseModel(cmd) != MnistModels.Kind.CNN
+    boolean hiddenWidth = scatter == null && parseModel(cmd) != MnistModels.Kind.CNN;
+    Map<String, String> settings = TrainResume.settings(this, hiddenWidth
         ? (hidden != null ? hidden : defaults.hidden()) : null, activation != null ? activation : defaults.activation(),
         c, lr, m, b, data.size());
     MultiLayerNetwork net = resume == null ? fresh : resumed(cmd, ledger);
@@ -235,7 +241,8 @@ final class TrainCommand implements Callable<Integer> {
           + "epochs); training will stop there%n", fit, setup.steps(), (double) fit / setup.stepsPerEpoch(), k);
     }
     out.flush();
-    DataSet testSet = sequences ? MnistLstm.sequences(test.toDataSet(DataType.FLOAT)) : test.toDataSet(DataType.FLOAT);
+    DataSet testSet = scatter != null ? scatter.testData(test)
+        : sequences ? MnistLstm.sequences(test.toDataSet(DataType.FLOAT)) : test.toDataSet(DataType.FLOAT);
     List<Double> accuracies = new ArrayList<>();
     ProgressDisplay progress = new ProgressDisplay(cmd.getErr(), setup.stepsPerEpoch());
     // The setup's secure Poisson sampler; the ledger here may carry --budget instead of the target.
@@ -276,6 +283,7 @@ final class TrainCommand implements Callable<Integer> {
       r.put("trainingRecords", data.size());
       r.put("stopReason", result.stopReason() == org.dp4j.training.StopReason.BUDGET ? "budget" : "completed");
       r.put("testAccuracyPerEpoch", accuracies);
+      r.putAll(scatter != null ? scatter.report() : Map.of());
       r.put("neighbouringRelation", "add/remove one record");
       r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
       r.putAll(LedgerReport.toMap(ledger, ThreatModel.ALL_ITERATES_RELEASED));

@@ -1,0 +1,37 @@
+package org.dp4j.samples.cli;
+
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** {@code dp4j train} options of fixed feature extractors (ScatterNet). */
+final class FeatureOptions {
+  @Option(names = "--features", paramLabel = "scatternet",
+      description = "Train on fixed features instead of pixels: scatternet = the order-2 scattering transform "
+          + "(Oyallon & Mallat 2015; Kymatio's Scattering2D, as in Tramer & Boneh 2021), computed once per image "
+          + "and cached, each example group-normalised by its own statistics (no privacy cost). With it --model is "
+          + "linear (softmax regression) or cnn (Tramer & Boneh's ScatterNet CNN).")
+  String features;
+
+  @Option(names = "--scatter-scales", paramLabel = "J", description = "--features scatternet: scales J (default 2).")
+  Integer scales;
+
+  @Option(names = "--scatter-angles", paramLabel = "L", description = "--features scatternet: angles L (default 8).")
+  Integer angles;
+
+  @Option(names = "--norm-groups", paramLabel = "G",
+      description = "--features scatternet: groups of the per-example group normalisation (default 27; must divide "
+          + "the channel count, 81 for J = 2, L = 8).")
+  Integer groups;
+
+  @Option(names = "--feature-cache", paramLabel = "DIR",
+      description = "--features scatternet: folder of the cached features (default .cache/features/<dataset>).")
+  Path cacheDir;
+
+  boolean requested() {
+    return features != null;
+  }
+
+  boolean anyGiven() {
+    return features != null || scales != null || angles != null || groups != null || cacheDir != null;
+  }
+}
