@@ -114,6 +114,21 @@ class SelfAttentionGradientsTest {
     assertExact(2, mask());
   }
 
+  /** A head size other than nOut / nHeads (Wq [2, 3, nIn], Wo [6, nOut]), with the mask. */
+  @Test
+  void explicitHeadSizeMatchesDl4j() {
+    MultiLayerNetwork net = TinyNetworks.init(new NeuralNetConfiguration.Builder().seed(11).dataType(DataType.DOUBLE)
+        .updater(new Sgd(0.1)).weightInit(WeightInit.XAVIER).list()
+        .layer(new SelfAttentionLayer.Builder().nOut(4).nHeads(2).headSize(3).projectInput(true).build())
+        .layer(new RnnOutputLayer.Builder(LossFunction.MSE).nOut(2).activation(Activation.TANH).build())
+        .setInputType(InputType.recurrent(3, T)).build());
+    assertThat(net.getLayer(0).getParam("Wo").shape()).containsExactly(6, 4);
+    INDArray x = uniform(1, N, 3, T);
+    INDArray y = uniform(2, N, 2, T);
+    assertThat(maxRelative(RuleDriver.perExample(net, x, y, mask()), RuleDriver.dl4jPerExample(net, x, y, mask())))
+        .isLessThanOrEqualTo(TOLERANCE);
+  }
+
   /** The input error too: a SimpleRnn below the attention layer gets DL4J's gradients. */
   @Test
   void layerBelowMatchesDl4jWithAndWithoutMask() {
