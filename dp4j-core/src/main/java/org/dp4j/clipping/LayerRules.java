@@ -26,6 +26,7 @@ import org.deeplearning4j.nn.conf.layers.EmbeddingSequenceLayer;
 import org.deeplearning4j.nn.conf.layers.PReLULayer;
 import org.deeplearning4j.nn.conf.layers.Pooling1D;
 import org.deeplearning4j.nn.conf.layers.Pooling2D;
+import org.deeplearning4j.nn.conf.layers.SelfAttentionLayer;
 import org.deeplearning4j.nn.conf.layers.SeparableConvolution2D;
 import org.deeplearning4j.nn.conf.layers.SpaceToDepthLayer;
 import org.deeplearning4j.nn.conf.layers.Subsampling1DLayer;
@@ -140,6 +141,10 @@ final class LayerRules {
       return wrapperRule(layer, where, output);
     }
     MixingLayers.check(conf, where);
+    if (type == SelfAttentionLayer.class && ((SelfAttentionLayer) conf).isProjectInput()
+        && conf.getIDropout() == null) {
+      return new SelfAttentionGradients(layer::getParam, where, convolutionChunkElements);
+    }
     if (type == DenseLayer.class || type == OutputLayer.class) {
       return new DenseGradients(layer, counts);
     }

@@ -144,7 +144,7 @@ public final class LayerRulesBenchmark {
     return ((org.deeplearning4j.nn.conf.layers.FeedForwardLayer) layer).getNOut();
   }
 
-  private static void print(List<Measurement> rows) {
+  static void print(List<Measurement> rows) {
     Map<String, Measurement> byName = new LinkedHashMap<>();
     rows.forEach(r -> byName.put(r.name(), r));
     System.out.printf("%nfloat32, batch %d, 1 thread; ms per step%n", BATCH);
