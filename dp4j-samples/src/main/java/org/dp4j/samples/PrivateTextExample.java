@@ -46,7 +46,8 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
  * reported accuracy is slightly optimistic, and the search itself is not covered by ε), about 16 CPU-minutes on a
  * shared 2-core machine: at 15 epochs (z = 1.50) lr 3.0 gave 68.2%, 1.0 80.3%, 0.5 84.2%, 0.25 88.0%, 0.1 84.3%;
  * batch 512 for 30 epochs at lr 1.0 81.8%; 30 epochs at lr 0.25 88.8%, at lr 0.1 85.1%. A second run of the
- * defaults gave 85.9%, one with {@code --seed 2} 85.2% (runs differ by a few points: the noise and the sampling are secure, not seeded).
+ * defaults gave 85.9%, one with {@code --seed 2} 85.2% (runs differ by a few points: the noise and the sampling
+ * are secure, not seeded).
  *
  * <pre>
  * java -cp dp4j-samples/target/dp4j.jar org.dp4j.samples.PrivateTextExample [--data-dir DIR] [--epochs E] \
