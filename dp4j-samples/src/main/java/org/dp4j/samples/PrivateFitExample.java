@@ -138,7 +138,7 @@ public final class PrivateFitExample {
         default -> MnistModels.pooledMlp(base, seed, POOL, settings.hidden(), Activation.TANH);
       });
       result.put(MLN, train(MLN, net, setup, IndexedData.of(train, DataType.FLOAT), settings, e, net::fit,
-          x -> net.output(x, false), test, log));
+          () -> accuracy(x -> net.output(x, false), test), log));
       result.get(MLN).put("model", model);
     }
 
@@ -151,7 +151,7 @@ public final class PrivateFitExample {
       PrivateComputationGraph graph = graphSetup.privateGraph(MnistModels.cnnGraph(
           new Nesterovs(graphSettings.learningRate(), graphSettings.momentum()), seed));
       result.put(GRAPH, train(GRAPH, graph, graphSetup, graphData, graphSettings, graphEpochs, graph::fit,
-          x -> graph.outputSingle(false, x), test, log));
+          () -> accuracy(x -> graph.outputSingle(false, x), test), log));
       result.get(GRAPH).put("model", "cnn with a residual skip connection (element-wise add)");
     }
     if (json) {
@@ -170,7 +170,7 @@ public final class PrivateFitExample {
    */
   static <M extends Model & PrivateTraining> Map<String, Object> train(String name, M model, DpSgdSetup setup,
       IndexedData data, TrainDefaults settings, int epochs, BiConsumer<DataSetIterator, Integer> fit,
-      UnaryOperator<INDArray> output, DataSet test, java.io.PrintStream log) {
+      java.util.function.DoubleSupplier testAccuracy, java.io.PrintStream log) {
     SampledDataSetIterator iterator = SampledDataSetIterator.poisson(data, settings.batchSize());
     PrivacyLedgerListener privacy = PrivacyLedgerListener.forNetwork(model, iterator, DELTA)
         .budget(EPSILON, ThreatModel.ALL_ITERATES_RELEASED).build();
@@ -184,7 +184,7 @@ public final class PrivateFitExample {
     } catch (PrivacyBudgetExhaustedException stop) {
       privacy.closePartialEpoch();   // the model holds the last in-budget parameters
     }
-    double accuracy = accuracy(output, test);
+    double accuracy = testAccuracy.getAsDouble();
     if (log != null) {
       log.printf(Locale.ROOT, "%s: test accuracy %.4f; %s%n", name, accuracy, privacy.epsilonSpent());
     }
