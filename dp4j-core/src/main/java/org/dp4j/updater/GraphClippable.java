@@ -2,9 +2,6 @@ package org.dp4j.updater;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import java.util.ArrayList;
-import java.util.List;
-import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.graph.vertex.GraphVertex;
 import org.dp4j.clipping.ClippedGradientSum;
@@ -18,21 +15,17 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * outputs. The graph's parameters are laid out in topological order, vertex by vertex; frozen vertices
  * ({@code FrozenVertex}, {@code FrozenLayer}, {@code setFeatureExtractor}) form the frozen views.
  */
-final class GraphClippable implements ClippableModel {
+final class GraphClippable extends BaseClippable {
   private final ComputationGraph graph;
-  private final DpSgd config;
   private final GraphPerExampleClipper clipper;
-  private final List<INDArray> trainable = new ArrayList<>();
-  private final List<INDArray> frozen = new ArrayList<>();
 
   GraphClippable(ComputationGraph graph) {
-    checkArgument(graph.params() != null, "graph must be initialised (call graph.init())");
-    this.graph = graph;
     // clone() goes through the builder, so a configuration edited in JSON is validated again here.
-    this.config = DpSgdStep.configOf(graph).clone();
+    super(initialised(graph), DpSgdStep.configOf(graph).clone());
+    this.graph = graph;
     // Every refused vertex named at once, before any step.
     PrivacyValidator.inspect(graph).requireSupported();
-    this.clipper = GraphPerExampleClipper.of(graph, config.clipping());
+    this.clipper = GraphPerExampleClipper.of(graph, config().clipping());
     int[] order = graph.topologicalSortOrder();
     long[] sizes = new long[order.length];
     boolean[] isFrozen = new boolean[order.length];
@@ -41,17 +34,12 @@ final class GraphClippable implements ClippableModel {
       sizes[p] = v.numParams();
       isFrozen[p] = FrozenLayers.isFrozen(v);
     }
-    ParameterRuns.split(gradientView(), sizes, isFrozen, trainable, frozen);
+    splitViews(sizes, isFrozen);
   }
 
-  @Override
-  public Model model() {
+  private static ComputationGraph initialised(ComputationGraph graph) {
+    checkArgument(graph.params() != null, "graph must be initialised (call graph.init())");
     return graph;
-  }
-
-  @Override
-  public DpSgd config() {
-    return config;
   }
 
   @Override
@@ -60,16 +48,6 @@ final class GraphClippable implements ClippableModel {
       graph.initGradientsView();
     }
     return graph.getFlattenedGradients();
-  }
-
-  @Override
-  public List<INDArray> trainableViews() {
-    return trainable;
-  }
-
-  @Override
-  public List<INDArray> frozenViews() {
-    return frozen;
   }
 
   @Override

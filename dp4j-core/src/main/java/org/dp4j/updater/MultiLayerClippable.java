@@ -2,9 +2,6 @@ package org.dp4j.updater;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import java.util.ArrayList;
-import java.util.List;
-import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.clipping.ClippedGradientSum;
 import org.dp4j.clipping.FrozenLayers;
@@ -13,28 +10,29 @@ import org.dp4j.clipping.PrivacyValidator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** {@link ClippableModel} of a {@link MultiLayerNetwork}: {@link PerExampleClipper} on its only input and output. */
-final class MultiLayerClippable implements ClippableModel {
+final class MultiLayerClippable extends BaseClippable {
   private final MultiLayerNetwork net;
-  private final DpSgd config;
   private final PerExampleClipper clipper;
-  private final List<INDArray> trainable = new ArrayList<>();
-  private final List<INDArray> frozen = new ArrayList<>();
 
   MultiLayerClippable(MultiLayerNetwork net) {
-    checkArgument(net.params() != null, "network must be initialised (call net.init())");
-    this.net = net;
     // clone() goes through the builder, so a configuration edited in JSON is validated again here.
-    this.config = DpSgdStep.configOf(net).clone();
+    super(initialised(net), DpSgdStep.configOf(net).clone());
+    this.net = net;
     // Every refused layer named at once, before any step.
     PrivacyValidator.inspect(net).requireSupported();
-    this.clipper = PerExampleClipper.of(net, config.clipping());
+    this.clipper = PerExampleClipper.of(net, config().clipping());
     long[] sizes = new long[net.getnLayers()];
     boolean[] isFrozen = new boolean[sizes.length];
     for (int i = 0; i < sizes.length; i++) {
       sizes[i] = net.getLayer(i).numParams();
       isFrozen[i] = FrozenLayers.isFrozen(net.getLayer(i));
     }
-    ParameterRuns.split(gradientView(), sizes, isFrozen, trainable, frozen);
+    splitViews(sizes, isFrozen);
+  }
+
+  private static MultiLayerNetwork initialised(MultiLayerNetwork net) {
+    checkArgument(net.params() != null, "network must be initialised (call net.init())");
+    return net;
   }
 
   /** The clipper (for its fused-path flag). */
@@ -43,31 +41,11 @@ final class MultiLayerClippable implements ClippableModel {
   }
 
   @Override
-  public Model model() {
-    return net;
-  }
-
-  @Override
-  public DpSgd config() {
-    return config;
-  }
-
-  @Override
   public INDArray gradientView() {
     if (net.getFlattenedGradients() == null) {
       net.initGradientsView();
     }
     return net.getFlattenedGradients();
-  }
-
-  @Override
-  public List<INDArray> trainableViews() {
-    return trainable;
-  }
-
-  @Override
-  public List<INDArray> frozenViews() {
-    return frozen;
   }
 
   @Override
