@@ -44,6 +44,7 @@ public final class DpMbcdAccounting {
   private final Orders orders;
   private final RdpConversion conversion;
   private final boolean budgetFromPaperClaim;
+  private final boolean paperClaimAlongside;
 
   private DpMbcdAccounting(Builder b) {
     this.mode = b.mode;
@@ -52,6 +53,7 @@ public final class DpMbcdAccounting {
     this.orders = b.orders;
     this.conversion = b.conversion;
     this.budgetFromPaperClaim = b.budgetFromPaperClaim;
+    this.paperClaimAlongside = b.paperClaimAlongside;
   }
 
   public static Builder builder() {
@@ -89,10 +91,16 @@ public final class DpMbcdAccounting {
     return budgetFromPaperClaim;
   }
 
+  /** Whether a SAFE ledger also holds the paper's claim for the same run ({@link Builder#paperClaimAlongside}). */
+  public boolean paperClaimAlongside() {
+    return paperClaimAlongside;
+  }
+
   /** The same accounting in another mode (e.g. to show the paper's ε next to the safe one). */
   public DpMbcdAccounting withMode(DpMbcdMode other) {
     Builder b = builder().mode(other).delta(delta).orders(orders).conversion(conversion)
-        .budgetFromPaperClaim(budgetFromPaperClaim && other == DpMbcdMode.PAPER);
+        .budgetFromPaperClaim(budgetFromPaperClaim && other == DpMbcdMode.PAPER)
+        .paperClaimAlongside(paperClaimAlongside);
     budget.ifPresent(b::budget);
     return b.build();
   }
@@ -230,6 +238,24 @@ public final class DpMbcdAccounting {
       + "the batch, which the hidden-state theorem does not cover (docs/errata.md#dp-mbcd-hessian-clipping); use fixed steps for a certified "
       + "hidden-state bound";
 
+  /**
+   * Why the paper's accounting (PAPER mode) has no claim for {@code m}, if it has none: its constants do not exist
+   * for every run (e.g. the paper's L_F = |1 − η·ρ²| is 0 at η·ρ² = 1). A SAFE ledger built with {@link
+   * Builder#paperClaimAlongside} then simply holds no claim; this says why.
+   */
+  public Optional<String> noPaperClaimBecause(DpMbcdMechanism m) {
+    try {
+      withMode(DpMbcdMode.PAPER).config(m);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
+  private Optional<DpMbcdConfig> paperClaimConfig(DpMbcdMechanism m) {
+    return noPaperClaimBecause(m).isEmpty() ? Optional.of(withMode(DpMbcdMode.PAPER).config(m)) : Optional.empty();
+  }
+
   /** A one-shot accountant (e.g. for a side-by-side mode comparison); step it once per batch. */
   public DpMbcdAccountant accountant(DpMbcdMechanism m) {
     return new DpMbcdAccountant(config(m));
@@ -240,7 +266,9 @@ public final class DpMbcdAccounting {
    * partition the theorem assumes, with the accountant's b and n (Chen &amp; Liu 2025; docs/sampling.md#shuffle-once). Its accountants: the
    * hidden-state accountant in this mode; the composition bound of the clipped block steps ({@link
    * #composition(DpMbcdMechanism)}, if the step rule has one); in PAPER mode (the paper's claim, not certified) also
-   * the SAFE hidden-state accountant where it covers the run, so that the ledger's ε is a guarantee.
+   * the SAFE hidden-state accountant where it covers the run, so that the ledger's ε is a guarantee; in SAFE mode
+   * with {@link Builder#paperClaimAlongside}, also the PAPER accountant where the paper's constants exist, reported
+   * as the ledger's paper's claim ({@link PrivacyLedger#paperClaim}), never as ε and never the budget's.
    */
   public PrivacyLedger ledger(DpMbcdMechanism m) {
     DpMbcdConfig config = config(m);
@@ -253,6 +281,9 @@ public final class DpMbcdAccounting {
     if (mode == DpMbcdMode.PAPER) {
       // the paper's claim is not a guarantee: SAFE accounting of the same run, where it exists, is
       safeConfig(m).ifPresent(safe -> b.accountant(new DpMbcdStepAccountant(safe, orders, m.scheduleDescription())));
+    } else if (paperClaimAlongside) {
+      // the paper's claim side by side (Chen & Liu 2025's own constants): uncertified, so never ε nor the budget's
+      paperClaimConfig(m).ifPresent(p -> b.accountant(new DpMbcdStepAccountant(p, orders, m.scheduleDescription())));
     }
     budget.ifPresent(e -> b.budget(new PrivacyBudget(e, delta, ThreatModel.LAST_ITERATE_ONLY)));
     PrivacyLedger ledger = b.budgetFromPaperClaim(budgetFromPaperClaim).build();
@@ -278,8 +309,21 @@ public final class DpMbcdAccounting {
     private Orders orders = Orders.DEFAULT;
     private RdpConversion conversion = RdpConversion.IMPROVED;
     private boolean budgetFromPaperClaim;
+    private boolean paperClaimAlongside;
 
     private Builder() {}
+
+    /**
+     * In SAFE mode, also account the run as the paper does (PAPER mode's constants, not certified) and hold it in
+     * the ledger as its paper's claim, to compare the two side by side: each {@code LedgerRow.paperClaim()} is then
+     * the paper's ε after that epoch. It is never reported as ε and never stops the budget (refused together with
+     * {@link #budgetFromPaperClaim}: use PAPER mode to stop on the claim). No effect in PAPER mode, whose ledger
+     * holds the claim anyway.
+     */
+    public Builder paperClaimAlongside(boolean alongside) {
+      this.paperClaimAlongside = alongside;
+      return this;
+    }
 
     /**
      * Stop the budget on the paper's claim (PAPER mode's uncertified ε) instead of the best certified bound; only to
@@ -321,6 +365,9 @@ public final class DpMbcdAccounting {
     }
 
     public DpMbcdAccounting build() {
+      checkArgument(!(paperClaimAlongside && budgetFromPaperClaim && mode == DpMbcdMode.SAFE),
+          "a SAFE budget stops on a certified bound: budgetFromPaperClaim would stop on the paper's claim held "
+              + "alongside; use mode PAPER to stop on the paper's claim");
       return new DpMbcdAccounting(this);
     }
   }

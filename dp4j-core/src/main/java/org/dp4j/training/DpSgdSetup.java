@@ -54,6 +54,7 @@ public final class DpSgdSetup {
   private final double noiseMultiplier;
   private final double delta;
   private final Optional<Double> targetEpsilon;
+  private final Optional<Double> budget;
   private final Orders orders;
   private final RdpConversion conversion;
   private final CompositionAccounting accounting;
@@ -65,6 +66,7 @@ public final class DpSgdSetup {
     this.clipNorm = b.clipNorm;
     this.delta = b.delta;
     this.targetEpsilon = Optional.ofNullable(b.targetEpsilon);
+    this.budget = Optional.ofNullable(b.budget).or(() -> targetEpsilon);
     this.orders = b.orders;
     this.conversion = b.conversion;
     this.accounting = b.accounting;
@@ -125,6 +127,14 @@ public final class DpSgdSetup {
 
   public Optional<Double> targetEpsilon() {
     return targetEpsilon;
+  }
+
+  /**
+   * The ε (all iterates released, at this setup's δ) at which {@link #ledger()} stops training, before the update
+   * that would exceed it: {@link Builder#budget} if given, else the target ε; empty if neither was given.
+   */
+  public Optional<Double> budget() {
+    return budget;
   }
 
   public SampledGaussianMechanism mechanism() {
@@ -288,10 +298,10 @@ public final class DpSgdSetup {
     return b;
   }
 
-  /** {@link #ledgerBuilder()} with, when a target ε was given, that target as its budget. */
+  /** {@link #ledgerBuilder()} with this setup's {@link #budget()} (the target ε unless a budget was given). */
   public PrivacyLedger ledger() {
     PrivacyLedger.Builder b = ledgerBuilder();
-    targetEpsilon.ifPresent(e -> b.budget(new PrivacyBudget(e, delta, ThreatModel.ALL_ITERATES_RELEASED)));
+    budget.ifPresent(e -> b.budget(new PrivacyBudget(e, delta, ThreatModel.ALL_ITERATES_RELEASED)));
     return b.build();
   }
 
@@ -311,6 +321,7 @@ public final class DpSgdSetup {
     private double clipNorm;
     private double noiseMultiplier = Double.NaN;
     private Double targetEpsilon;
+    private Double budget;
     private double delta = Double.NaN;
     private Orders orders = Orders.DEFAULT;
     private RdpConversion conversion = RdpConversion.IMPROVED;
@@ -353,6 +364,23 @@ public final class DpSgdSetup {
       checkArgument(epsilon > 0 && Double.isFinite(epsilon), "target epsilon must be finite and > 0, was %s",
           epsilon);
       this.targetEpsilon = epsilon;
+      return this;
+    }
+
+    /**
+     * Stop before any update that would take ε (all iterates released, at this δ) above {@code epsilon}; replaces
+     * the target ε as the budget when both are given (e.g. calibrate for ε = 3, but stop only at 4 after resuming).
+     *
+     * <pre>{@code
+     * DpSgdSetup setup = DpSgdSetup.builder().datasetSize(60_000).expectedBatchSize(256).epochs(20)
+     *     .clipNorm(1.0).noiseMultiplier(1.1).delta(1e-5).budget(2.0).build();
+     * PrivacyLedger ledger = setup.ledger();   // refuses the update that would take epsilon above 2
+     * }</pre>
+     */
+    public Builder budget(double epsilon) {
+      checkArgument(epsilon > 0 && Double.isFinite(epsilon), "budget epsilon must be finite and > 0, was %s",
+          epsilon);
+      this.budget = epsilon;
       return this;
     }
 

@@ -124,8 +124,7 @@ public final class SoftmaxRegressionCertificate {
     checkArgument(plan.stepsPerEpoch() >= 2, "Cor. 6.3 needs m = ⌊n/b⌋ >= 2 batches per epoch, was m = %s",
         plan.stepsPerEpoch());
     double bigL = data.maxNorm();
-    double beta = (bigL * bigL + 1) / 2 + lambda;
-    double limit = 2 / (lambda + beta);
+    double limit = stepSizeLimit(bigL, lambda);
     checkArgument(eta < limit, "Cor. 6.3 needs η < 2/(λ+β) = 2/((L²+1)/2 + 2λ) = %s with L = %s, λ = %s; "
         + "the learning rate is η = %s", limit, bigL, lambda, eta);
     return new SoftmaxRegressionCertificate(bigL, lambda, eta, dp.clipNorm(), dp.noiseMultiplier(), plan, epochs);
@@ -192,6 +191,27 @@ public final class SoftmaxRegressionCertificate {
     return (featureClip * featureClip + 1) / 2 + l2;
   }
 
+  /** 2/(λ+β), the bound Cor. 6.3 puts on η (strict): {@link #stepSizeLimit(double, double)} at this L and λ. */
+  public double stepSizeLimit() {
+    return stepSizeLimit(featureClip, l2);
+  }
+
+  /**
+   * Ye &amp; Shokri 2022, Cor. 6.3: the step size η must stay strictly below 2/(λ + β) = 2/((L²+1)/2 + 2λ), where
+   * β = (L²+1)/2 + λ is the smoothness of the L2-regularised softmax loss with features of norm at most L
+   * (Prop. 6.1). {@link #certify} refuses η at or above it; pick η before building the network, e.g.
+   *
+   * <pre>{@code
+   * double eta = 0.9 * SoftmaxRegressionCertificate.stepSizeLimit(4.0, 0.01);   // L = 4, λ = 0.01: 0.9 · 0.2353
+   * }</pre>
+   */
+  public static double stepSizeLimit(double featureClip, double l2) {
+    checkArgument(featureClip > 0 && Double.isFinite(featureClip), "feature clip L must be finite and > 0, was %s",
+        featureClip);
+    checkArgument(l2 > 0 && Double.isFinite(l2), "L2 coefficient λ must be finite and > 0, was %s", l2);
+    return 2 / ((featureClip * featureClip + 1) / 2 + 2 * l2);
+  }
+
   /** η. */
   public double stepSize() {
     return stepSize;
@@ -224,7 +244,7 @@ public final class SoftmaxRegressionCertificate {
         String.format("certified: features clipped by dp4j to ℓ2 norm L = %s, so β = (L²+1)/2 + λ = %s "
             + "(Prop. 6.1)", featureClip, smoothness()),
         String.format("certified: plain SGD η = %s < 2/(λ+β) = %s; unregularised per-example gradient clipped "
-            + "to C = %s (S_g = 2C); noise multiplier σ_mul = z = %s", stepSize, 2 / (l2 + smoothness()),
+            + "to C = %s (S_g = 2C); noise multiplier σ_mul = z = %s", stepSize, stepSizeLimit(),
             clipNorm, noiseMultiplier),
         "labels are one-hot; Prop. 6.2 (the clipped gradient plus λθ is λ-strongly monotone and (β+λ)-Lipschitz) "
             + "as claimed by the paper (docs/errata.md#ye-shokri-prop-6-2); exact arithmetic");

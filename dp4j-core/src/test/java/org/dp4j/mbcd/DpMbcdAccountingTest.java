@@ -14,6 +14,7 @@ import org.dp4j.accounting.hiddenstate.DpMbcdAccountant;
 import org.dp4j.accounting.hiddenstate.DpMbcdBlock;
 import org.dp4j.accounting.hiddenstate.DpMbcdConfig;
 import org.dp4j.accounting.hiddenstate.DpMbcdMode;
+import org.dp4j.accounting.hiddenstate.DpMbcdStepAccountant;
 import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.noise.GaussianNoise;
@@ -214,5 +215,42 @@ class DpMbcdAccountingTest {
     // the gradient step in PAPER mode does have a certified bound (composition), so its budget needs no request
     assertThat(DpMbcdAccounting.builder().mode(DpMbcdMode.PAPER).build().composition(
         tiny(2, paper).build().mechanism())).isPresent();
+  }
+
+  @Test
+  void aSafeLedgerHoldsThePapersClaimAlongsideNeverAsEpsilon() {
+    // μ = 0: SAFE takes L_F = 1, the paper L_F = |1 − ηρ²| = 0.9, S_g = ρ² = 1, so the claim is the
+    // docs/accountants.md#dp-mbcd vector again while the certified hidden-state bound is larger
+    DpMbcdAccounting alongside = DpMbcdAccounting.builder().orders(ALPHA_2_10).paperClaimAlongside(true).build();
+    DpMbcdTrainer t = tiny(2, alongside).strongConvexity(0.0).build();
+    assertThat(alongside.noPaperClaimBecause(t.mechanism())).isEmpty();
+    t.train();
+    List<LedgerRow> rows = t.ledger().rows();
+    assertThat(rows.get(0).paperClaim().orElseThrow().rdp().value(0)).isCloseTo(0.9631651262, within(1e-9));
+    assertThat(rows.get(1).paperClaim().orElseThrow().rdp().value(0)).isCloseTo(1.6750161037, within(1e-9));
+    assertThat(rows.get(1).paperClaim().orElseThrow().rdp().value(1)).isCloseTo(9.8886176436, within(1e-9));
+    var certified = rows.get(1).lastIterate().orElseThrow();
+    assertThat(certified.accountant()).isNotEqualTo(DpMbcdStepAccountant.PAPER_CLAIM_NAME);
+    assertThat(rows.get(1).hiddenState().orElseThrow().rdp().value(0)).isGreaterThan(1.6750161037 + 1e-3);
+    assertThat(t.ledger().notCertifiedBecause()).singleElement().asString().contains("PAPER mode");
+    // without the option the SAFE ledger holds no claim (and its certified rows are the same)
+    DpMbcdTrainer plain = tiny(2, DpMbcdAccounting.builder().orders(ALPHA_2_10).build()).strongConvexity(0.0).build();
+    plain.train();
+    assertThat(plain.ledger().rows().get(1).paperClaim()).isEmpty();
+    assertThat(plain.ledger().rows().get(1).lastIterate().orElseThrow().epsilon()).isEqualTo(certified.epsilon());
+  }
+
+  @Test
+  void noPapersClaimWhereThePapersConstantsDoNotExistAndNeverAsTheSafeBudget() {
+    // η·ρ² = 1: the paper's L_F = |1 − ηρ²| = 0 has no claim; the SAFE ledger then simply holds none
+    DpMbcdAccounting alongside = DpMbcdAccounting.builder().orders(ALPHA_2_10).paperClaimAlongside(true).build();
+    DpMbcdTrainer t = tiny(1, alongside).learningRate(1.0).build();
+    assertThat(alongside.noPaperClaimBecause(t.mechanism())).isPresent();
+    t.train();
+    assertThat(t.ledger().rows().get(0).paperClaim()).isEmpty();
+    assertThat(t.ledger().rows().get(0).lastIterate()).isPresent();
+    assertThatThrownBy(() -> DpMbcdAccounting.builder().budget(3).budgetFromPaperClaim(true)
+        .paperClaimAlongside(true).build()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("use mode PAPER");
   }
 }

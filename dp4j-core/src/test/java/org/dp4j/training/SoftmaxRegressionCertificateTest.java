@@ -218,4 +218,17 @@ class SoftmaxRegressionCertificateTest {
     assertThat(net.getParam("0_W").sub(expectedW).amaxNumber().doubleValue()).isLessThan(1e-12);
     assertThat(net.getParam("0_b").sub(expectedB).amaxNumber().doubleValue()).isLessThan(1e-12);
   }
+
+  @Test
+  void stepSizeLimitIsCorollary63sBoundInOnePlace() {
+    // 2/((L²+1)/2 + 2λ), by hand (mpmath): L = 4, λ = 0.01 → 2/8.52; L = 2, λ = 0.08 → 2/2.66
+    assertThat(SoftmaxRegressionCertificate.stepSizeLimit(4, 0.01)).isCloseTo(0.2347417840375587, within(1e-15));
+    assertThat(SoftmaxRegressionCertificate.stepSizeLimit(2, 0.08)).isCloseTo(0.7518796992481203, within(1e-15));
+    // the certificate's own limit is the one certify checks η = 0.75 against (and refuses 0.76 above)
+    assertThat(mnist(new Net()).stepSizeLimit()).isCloseTo(0.7518796992481203, within(1e-15));
+    assertThatThrownBy(() -> SoftmaxRegressionCertificate.stepSizeLimit(0, 0.01))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("feature clip L must be finite and > 0");
+    assertThatThrownBy(() -> SoftmaxRegressionCertificate.stepSizeLimit(1, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("λ must be finite and > 0, was 0.0");
+  }
 }

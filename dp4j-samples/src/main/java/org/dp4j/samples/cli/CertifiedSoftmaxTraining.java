@@ -91,7 +91,6 @@ final class CertifiedSoftmaxTraining {
     double c = o.clipNorm != null ? o.clipNorm : DEFAULT_CLIP;
     double lambda = o.l2 != null ? o.l2 : DEFAULT_L2;
     double bigL = o.featureClip != null ? o.featureClip : DEFAULT_FEATURE_CLIP;
-    double limit = 2 / ((bigL * bigL + 1) / 2 + 2 * lambda);
     Checks.positive(cmd, "--noise-multiplier", o.noiseMultiplier);
     Checks.delta(cmd, o.delta);
     Checks.positive(cmd, "--epochs", k);
@@ -99,7 +98,8 @@ final class CertifiedSoftmaxTraining {
     Checks.positive(cmd, "--clip-norm", c);
     Checks.positive(cmd, "--l2", lambda);
     Checks.positive(cmd, "--feature-clip", bigL);
-    double eta = o.learningRate != null ? o.learningRate : DEFAULT_STEP_FRACTION * limit;
+    double eta = o.learningRate != null ? o.learningRate
+        : DEFAULT_STEP_FRACTION * SoftmaxRegressionCertificate.stepSizeLimit(bigL, lambda);
     Checks.positive(cmd, "--learning-rate", eta);
     if (o.budget != null) {
       Checks.positive(cmd, "--budget", o.budget);
@@ -150,8 +150,7 @@ final class CertifiedSoftmaxTraining {
             + "clip %s, noise multiplier %s, lr %s (certified: beta = %.4f, lr < 2/(lambda+beta) = %.4f)%n",
         dataset().name().toLowerCase(Locale.ROOT), data.size(), sampler.plan().usableRecords(), m,
         cert.plan().fixedBatchSize(), k, cert.strongConvexity(), cert.featureClip(), cert.clipNorm(),
-        cert.noiseMultiplier(), cert.stepSize(), cert.smoothness(),
-        2 / (cert.strongConvexity() + cert.smoothness()));
+        cert.noiseMultiplier(), cert.stepSize(), cert.smoothness(), cert.stepSizeLimit());
     out.println("note: the hidden-state epsilon covers releasing only the final model; the per-epoch test "
         + "accuracies printed here are functions of intermediate models");
     out.flush();

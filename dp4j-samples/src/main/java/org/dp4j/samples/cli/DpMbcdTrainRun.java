@@ -20,7 +20,6 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.weights.WeightInit;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.ThreatModel;
-import org.dp4j.accounting.hiddenstate.DpMbcdAccountant;
 import org.dp4j.accounting.hiddenstate.DpMbcdMode;
 import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
 import org.dp4j.accounting.ledger.LedgerRow;
@@ -129,16 +128,11 @@ final class DpMbcdTrainRun {
     DpMbcdMechanism m = trainer.mechanism();
     // first line: a run without a certified epsilon says so before anything else
     LedgerReport.notCertifiedBecause(trainer.ledger()).ifPresent(out::println);
-    // a SAFE run shows the paper's claim side by side, when its constants exist (the paper's L_F = |1 − η·ρ²| is 0
-    // at η·ρ² = 1); a PAPER run's ledger holds the paper's claim and, where they exist, the certified bounds
-    DpMbcdAccounting other = accounting.withMode(DpMbcdMode.PAPER);
-    DpMbcdAccountant shadow = null;
+    // a SAFE ledger holds the paper's claim side by side, when its constants exist (the paper's L_F = |1 − η·ρ²| is
+    // 0 at η·ρ² = 1); a PAPER run's ledger holds the paper's claim and, where they exist, the certified bounds
     if (mode == DpMbcdMode.SAFE) {
-      try {
-        shadow = other.accountant(m);
-      } catch (IllegalArgumentException e) {
-        cmd.getErr().println("dp4j: note: no paper's claim for this run: " + e.getMessage());
-      }
+      accounting.noPaperClaimBecause(m).ifPresent(why -> cmd.getErr().println("dp4j: note: no paper's claim for "
+          + "this run: " + why));
     }
     out.printf(Locale.ROOT, "dp4j train: DP-MBCD on %s (%d training images, %d batches of %d, %d dropped), lifted "
             + "%s (%s), %d epochs, eta %s, clip %s, rho %s%s, noise %s, %s steps on batch %s; ledger in %s "
@@ -167,12 +161,6 @@ final class DpMbcdTrainRun {
       }
       LedgerRow row = rows.get(rows.size() - 1);
       Double claim = finite(row.paperClaim());
-      if (shadow != null) {
-        while (shadow.steps() < row.steps()) {
-          shadow.step();
-        }
-        claim = finite(Optional.of(shadow.guarantee(c.delta, other.orders(), other.conversion())));
-      }
       Double epsilon = finite(row.lastIterate());
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("epoch", row.epoch());
@@ -278,7 +266,7 @@ final class DpMbcdTrainRun {
 
   private DpMbcdAccounting accounting(DpMbcdMode mode) {
     DpMbcdAccounting.Builder a = DpMbcdAccounting.builder().mode(mode).delta(c.delta)
-        .budgetFromPaperClaim(o.budgetFromPaperClaim);
+        .budgetFromPaperClaim(o.budgetFromPaperClaim).paperClaimAlongside(true);
     if (c.budget != null) {
       a.budget(c.budget);
     }

@@ -12,7 +12,6 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.ledger.CompositionAccounting;
 import org.dp4j.accounting.ledger.LedgerRow;
-import org.dp4j.accounting.ledger.PrivacyBudget;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.data.LabelledImages;
 import org.dp4j.data.MnistSplit;
@@ -215,16 +214,14 @@ final class TrainCommand implements Callable<Integer> {
     } else {
       sb.noiseMultiplier(noiseMultiplier);
     }
+    if (budget != null) {
+      sb.budget(budget);
+    }
     DpSgdSetup setup = sb.build();
     IUpdater base = m == 0 ? new Sgd(lr) : new Nesterovs(lr, m);
     MultiLayerNetwork fresh = setup.privateNetwork(scatter != null ? scatter.configuration(base, seed)
         : configuration(cmd, defaults, base));
-    PrivacyLedger.Builder lb = setup.ledgerBuilder();
-    Double limit = budget != null ? budget : epsilon;
-    if (limit != null) {
-      lb.budget(new PrivacyBudget(limit, delta, ThreatModel.ALL_ITERATES_RELEASED));
-    }
-    PrivacyLedger ledger = lb.build();
+    PrivacyLedger ledger = setup.ledger();   // stops at --budget, else at --epsilon
     boolean hiddenWidth = scatter == null && parseModel(cmd) != MnistModels.Kind.CNN;
     Map<String, String> settings = TrainResume.settings(this, hiddenWidth
         ? (hidden != null ? hidden : defaults.hidden()) : null, activation != null ? activation : defaults.activation(),
@@ -245,7 +242,6 @@ final class TrainCommand implements Callable<Integer> {
         : sequences ? MnistLstm.sequences(test.toDataSet(DataType.FLOAT)) : test.toDataSet(DataType.FLOAT);
     List<Double> accuracies = new ArrayList<>();
     ProgressDisplay progress = new ProgressDisplay(cmd.getErr(), setup.stepsPerEpoch());
-    // The setup's secure Poisson sampler; the ledger here may carry --budget instead of the target.
     java.util.function.Consumer<LedgerRow> epochDone = row -> {
       double acc = accuracy(net, testSet);
       accuracies.add(acc);

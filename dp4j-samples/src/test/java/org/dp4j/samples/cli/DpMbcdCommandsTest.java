@@ -114,7 +114,9 @@ class DpMbcdCommandsTest {
     JsonNode k = JSON.readTree(softmax.toFile());
     assertThat(k.get("outputLoss").asText()).isEqualTo("softmax_cross_entropy");
     assertThat(k.get("architecture").asText()).isEqualTo("784-8-6-10");
-    assertThat(k.get("ledger").get(0).get("lsiConstants")).hasSize(3);
+    // the SAFE accountant and the paper's claim the SAFE ledger holds alongside, 3 blocks each
+    assertThat(k.get("ledger").get(0).get("lsiConstants")).hasSize(6);
+    assertThat(k.get("ledger").get(0).get("epsilonPaperClaim").asDouble()).isPositive();
   }
 
   @Test
