@@ -19,6 +19,7 @@ import org.dp4j.listeners.PrivacyBudgetExhaustedException;
 import org.dp4j.listeners.PrivacyLedgerListener;
 import org.dp4j.samples.cli.TrainDefaults;
 import org.dp4j.samples.train.MnistModels;
+import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.training.DpSgdSetup;
 import org.dp4j.training.IndexedData;
 import org.dp4j.training.PrivateComputationGraph;
@@ -41,7 +42,7 @@ import org.nd4j.linalg.learning.config.Nesterovs;
  * released).
  *
  * <p>The MultiLayerNetwork ({@code --model pooled-mlp}, the default) is a fixed 2×2 average pooling of the image
- * (no parameters and independent of the data, so it costs no privacy; {@link MnistModels#pooledMlp}) before a
+ * (no parameters and independent of the data, so it costs no privacy; {@link ModelZoo#mnistPooledMlp}) before a
  * 196-256-10 tanh MLP: expected batch 2048, clip 0.2, Nesterov lr 4.0 momentum 0.9, 60 epochs, noise calibrated to
  * ε = 3 over those epochs. Chosen by a short search (one run each, same machine, about 45 minutes in all): the
  * 784-256-10 MLP of {@code dp4j train --model mlp} with lr 2.0 gave 94.83–95.47% over six runs; 784-512-10 at lr 2.0
@@ -50,7 +51,7 @@ import org.nd4j.linalg.learning.config.Nesterovs;
  * {@code dp4j train}'s defaults, {@code --model cnn} {@code dp4j train --model cnn}'s tanh CNN (batch 512, clip 0.1,
  * lr 0.5, 20 epochs: 97.74% measured through {@code fit}).
  *
- * <p>The ComputationGraph is that CNN with a residual skip connection ({@link MnistModels#cnnGraph}: pool2 and a
+ * <p>The ComputationGraph is that CNN with a residual skip connection ({@link ModelZoo#mnistCnnGraph}: pool2 and a
  * 3×3 convolution of pool2, two branches added element-wise), a {@code PrivateComputationGraph} trained with
  * {@code graph.fit(iterator, epochs)} and the same listener, with {@code dp4j train --model cnn}'s defaults
  * (20 epochs unless {@code --epochs} is given).
@@ -72,7 +73,7 @@ public final class PrivateFitExample {
   static final double DELTA = 1e-5;
   static final String MLN = "multiLayerNetwork";
   static final String GRAPH = "computationGraph";
-  /** Average pooling k of the default MultiLayerNetwork ({@link MnistModels#pooledMlp}). */
+  /** Average pooling k of the default MultiLayerNetwork ({@link ModelZoo#mnistPooledMlp}). */
   static final int POOL = 2;
   /** The default MultiLayerNetwork's settings (see the class comment for the search behind them). */
   static final TrainDefaults POOLED_MLP = new TrainDefaults(60, 2048, 0.2, 4.0, 0.9, new int[] {256}, "tanh");
@@ -133,9 +134,9 @@ public final class PrivateFitExample {
       DpSgdSetup setup = setup(train.size(), settings, e);
       Nesterovs base = new Nesterovs(settings.learningRate(), settings.momentum());
       PrivateMultiLayerNetwork net = setup.privateNetwork(switch (model) {
-        case "cnn" -> MnistModels.cnn(base, seed);
-        case "mlp" -> MnistModels.mlp(base, seed, settings.hidden(), Activation.TANH);
-        default -> MnistModels.pooledMlp(base, seed, POOL, settings.hidden(), Activation.TANH);
+        case "cnn" -> ModelZoo.mnistCnn(base, seed);
+        case "mlp" -> ModelZoo.mnistMlp(base, seed, settings.hidden(), Activation.TANH);
+        default -> ModelZoo.mnistPooledMlp(base, seed, POOL, settings.hidden(), Activation.TANH);
       });
       result.put(MLN, train(MLN, net, setup, IndexedData.of(train, DataType.FLOAT), settings, e, net::fit,
           () -> accuracy(x -> net.output(x, false), test), log));
@@ -148,7 +149,7 @@ public final class PrivateFitExample {
           : IndexedData.of(train.toDataSet(java.util.stream.IntStream.range(0, graphTrainSize).toArray(),
               DataType.FLOAT));
       DpSgdSetup graphSetup = setup(graphData.size(), graphSettings, graphEpochs);
-      PrivateComputationGraph graph = graphSetup.privateGraph(MnistModels.cnnGraph(
+      PrivateComputationGraph graph = graphSetup.privateGraph(ModelZoo.mnistCnnGraph(
           new Nesterovs(graphSettings.learningRate(), graphSettings.momentum()), seed));
       result.put(GRAPH, train(GRAPH, graph, graphSetup, graphData, graphSettings, graphEpochs, graph::fit,
           () -> accuracy(x -> graph.outputSingle(false, x), test), log));

@@ -39,7 +39,7 @@ import org.dp4j.clipping.ClippingMode;
 import org.dp4j.mbcd.DpMbcdTrainer;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.noise.GaussianNoise;
-import org.dp4j.samples.train.MnistModels;
+import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.sampling.BatchSampler;
 import org.dp4j.sampling.PoissonSampler;
 import org.dp4j.sampling.SamplingPlan;
@@ -266,8 +266,8 @@ public final class PerformanceBenchmark {
     recordMemory("cnn", plain.numParams(), step.isFused(), () -> step.apply(x, y), () -> plain.fit(x, y));
     rows.addAll(fitAgainstStep("cnn", plain, step, x, y, rounds));
     // The tanh CNN of `dp4j train --model cnn` (Papernot et al. 2021), same batch.
-    rows.addAll(fitAgainstStep("cnn.tanh", init(MnistModels.cnn(new Sgd(0.01), 1)),
-        DpSgdStep.of(init(MnistModels.cnn(dp(), 1))), x, y, rounds));
+    rows.addAll(fitAgainstStep("cnn.tanh", init(ModelZoo.mnistCnn(new Sgd(0.01), 1)),
+        DpSgdStep.of(init(ModelZoo.mnistCnn(dp(), 1))), x, y, rounds));
     threads(1);
   }
 

@@ -15,6 +15,7 @@ import org.deeplearning4j.nn.weights.WeightInit;
 import org.dp4j.clipping.ExactPerExampleGradients;
 import org.dp4j.clipping.PerExampleClipper;
 import org.dp4j.samples.train.MnistLstm;
+import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
 import org.nd4j.linalg.activations.Activation;
@@ -52,7 +53,7 @@ public final class RecurrentBenchmark {
       y.putScalar(i, i % 10, 1.0);
     }
     List<Measurement> rows = new ArrayList<>();
-    rows.addAll(model("lstm", updater -> MnistLstm.configuration(updater, 1, 64), x, y, rounds));
+    rows.addAll(model("lstm", updater -> ModelZoo.mnistLstm(updater, 1, 64), x, y, rounds));
     rows.addAll(model("simplernn", RecurrentBenchmark::simpleRnn, x, y, rounds));
     System.out.printf(Locale.ROOT, "%-32s %9s %9s %9s   %s%n", "case (ms per step)", "min", "p10", "median",
         "ratio to baseline (min / p10 / median)");

@@ -25,7 +25,7 @@ import org.dp4j.listeners.LedgerReport;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.noise.NoiseSource;
 import org.dp4j.noise.PrefetchingNoise;
-import org.dp4j.samples.train.MnistModels;
+import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.training.DpSgdSetup;
 import org.dp4j.training.DpSgdTrainer;
 import org.dp4j.training.IndexedData;
@@ -277,9 +277,9 @@ final class AuditCommand implements Callable<Integer> {
         for (int w : hidden) {
           Checks.positive(cmd, "--hidden", w);
         }
-        yield MnistModels.mlp(new Sgd(learningRate), seed, hidden, Activation.RELU);
+        yield ModelZoo.mnistMlp(new Sgd(learningRate), seed, hidden, Activation.RELU);
       }
-      case "cnn" -> MnistModels.cnn(new Sgd(learningRate), seed);
+      case "cnn" -> ModelZoo.mnistCnn(new Sgd(learningRate), seed);
       default -> throw new CommandLine.ParameterException(cmd, "--model must be mlp or cnn, was '" + model + "'");
     };
   }

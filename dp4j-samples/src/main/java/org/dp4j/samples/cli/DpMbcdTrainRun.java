@@ -9,15 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.deeplearning4j.nn.conf.ConvolutionMode;
-import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
-import org.deeplearning4j.nn.conf.inputs.InputType;
-import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
-import org.deeplearning4j.nn.conf.layers.DenseLayer;
-import org.deeplearning4j.nn.conf.layers.OutputLayer;
-import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
-import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.deeplearning4j.nn.weights.WeightInit;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.hiddenstate.DpMbcdMode;
@@ -33,13 +24,13 @@ import org.dp4j.mbcd.BlockStepRule;
 import org.dp4j.mbcd.DpMbcdAccounting;
 import org.dp4j.mbcd.DpMbcdMechanism;
 import org.dp4j.mbcd.DpMbcdTrainer;
+import org.dp4j.mbcd.OutputLoss;
 import org.dp4j.mbcd.RowNormClip;
+import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.training.StopReason;
 import org.dp4j.training.TrainingResult;
-import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.dataset.DataSet;
-import org.nd4j.linalg.lossfunctions.LossFunctions;
 import picocli.CommandLine;
 
 /**
@@ -115,7 +106,9 @@ final class DpMbcdTrainRun {
     TrainCommand.ProgressDisplay progress = new TrainCommand.ProgressDisplay(cmd.getErr(), n / b);
     DpMbcdTrainer trainer;
     try {
-      trainer = DpMbcdTrainer.builder(cnn ? liftedCnn(c.seed, softmax, channels, hidden) : liftedMlp(c.seed, softmax, widths(hidden)),
+      OutputLoss loss = softmax ? OutputLoss.SOFTMAX_CROSS_ENTROPY : OutputLoss.SQUARED;
+      trainer = DpMbcdTrainer.builder(cnn ? ModelZoo.liftedCnn(c.seed, loss, channels, hidden)
+              : ModelZoo.liftedMlp(c.seed, loss, widths(hidden)),
               data.getFeatures(), data.getLabels())
           .listener((epoch, batch, temperature) -> progress.step())
           .batchSize(b).epochs(k).learningRate(eta).clipNorm(clip).activationNormBound(rho).inputNormBound(rho)
@@ -313,25 +306,6 @@ final class DpMbcdTrainRun {
     return Checks.mnist(cmd, dir, split);
   }
 
-  /**
-   * widths[0]-...-widths[last]: dense ReLU layers, then an output layer with identity activation and squared loss
-   * (the paper's MSE) or softmax cross-entropy (LiftedMlp's two contracts).
-   */
-  static MultiLayerNetwork liftedMlp(long seed, boolean softmax, int... widths) {
-    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
-        .weightInit(WeightInit.RELU).list();
-    for (int d = 0; d + 2 < widths.length; d++) {
-      list.layer(new DenseLayer.Builder().nIn(widths[d]).nOut(widths[d + 1]).activation(Activation.RELU).build());
-    }
-    int last = widths.length - 1;
-    list.layer(new OutputLayer.Builder(softmax ? LossFunctions.LossFunction.MCXENT : LossFunctions.LossFunction.MSE)
-        .nIn(widths[last - 1]).nOut(widths[last]).activation(softmax ? Activation.SOFTMAX : Activation.IDENTITY)
-        .weightInit(WeightInit.XAVIER).build());
-    MultiLayerNetwork net = new MultiLayerNetwork(list.build());
-    net.init();
-    return net;
-  }
-
   /** 784, the hidden widths, 10. */
   private static int[] widths(int[] hidden) {
     int[] w = new int[hidden.length + 2];
@@ -368,32 +342,6 @@ final class DpMbcdTrainRun {
       d.append(" - dense ").append(w);
     }
     return d.append(" - 10").toString();
-  }
-
-  /**
-   * A small LeNet-style CNN for the lifted trainer: conv 5×5 stride 2 with {@code channels} ReLU channels (28×28 →
-   * 12×12), average pooling 2×2 (→ 6×6, folded into the next block), dense ReLU layers ({@code hidden}; default one of
-   * 64), then an identity output with squared loss or a softmax cross-entropy output. Its hidden auxiliaries take
-   * 2·(144·channels + Σ hidden) floats per example (445 MB for 6 channels, dense 64 and 60,000 images).
-   */
-  static MultiLayerNetwork liftedCnn(long seed, boolean softmax, int channels, int... hidden) {
-    var list = new NeuralNetConfiguration.Builder().seed(seed).dataType(DataType.FLOAT)
-        .weightInit(WeightInit.RELU).list()
-        .layer(new ConvolutionLayer.Builder(5, 5).stride(2, 2).nOut(channels).convolutionMode(ConvolutionMode.Truncate)
-            .activation(Activation.RELU).build())
-        .layer(new SubsamplingLayer.Builder(SubsamplingLayer.PoolingType.AVG).kernelSize(2, 2).stride(2, 2).build());
-    for (int w : hidden) {
-      list.layer(new DenseLayer.Builder().nOut(w).activation(Activation.RELU).build());
-    }
-    var conf = list
-        .layer(new OutputLayer.Builder(softmax ? LossFunctions.LossFunction.MCXENT : LossFunctions.LossFunction.MSE)
-            .nOut(10).activation(softmax ? Activation.SOFTMAX : Activation.IDENTITY).weightInit(WeightInit.XAVIER)
-            .build())
-        .setInputType(InputType.convolutionalFlat(28, 28, 1))
-        .build();
-    MultiLayerNetwork net = new MultiLayerNetwork(conf);
-    net.init();
-    return net;
   }
 
   private static int[] range(int n) {

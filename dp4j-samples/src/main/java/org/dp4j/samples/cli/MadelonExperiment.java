@@ -21,8 +21,10 @@ import org.dp4j.mbcd.BlockStepRule;
 import org.dp4j.mbcd.DpMbcdAccounting;
 import org.dp4j.mbcd.DpMbcdMechanism;
 import org.dp4j.mbcd.DpMbcdTrainer;
+import org.dp4j.mbcd.OutputLoss;
 import org.dp4j.mbcd.RowNormClip;
 import org.dp4j.noise.GaussianNoise;
+import org.dp4j.samples.zoo.ModelZoo;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
@@ -194,7 +196,7 @@ final class MadelonExperiment {
   /** Repetition r: initial weights from initSeed + r; partition and noise secure unless a seed was set. */
   DpMbcdTrainer trainer(int k, Schedule s, int r) {
     DataSet data = train.toDataSet(DataType.FLOAT);
-    MultiLayerNetwork net = DpMbcdTrainRun.liftedMlp(initSeed + r, false, widths());
+    MultiLayerNetwork net = ModelZoo.liftedMlp(initSeed + r, OutputLoss.SQUARED, widths());
     DpMbcdMode ledgerMode = stepRule == BlockStepRule.GRADIENT ? DpMbcdMode.SAFE : DpMbcdMode.PAPER;
     DpMbcdTrainer.Builder b = DpMbcdTrainer.builder(net, data.getFeatures(), data.getLabels()).batchSize(batchSize)
         .epochs(k).learningRate(learningRate).clipNorm(clipNorm).activationNormBound(rho).inputNormBound(rho)

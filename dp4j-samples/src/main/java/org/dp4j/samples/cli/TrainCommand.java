@@ -21,6 +21,7 @@ import org.dp4j.listeners.LedgerCheckpoint;
 import org.dp4j.listeners.LedgerReport;
 import org.dp4j.samples.train.MnistLstm;
 import org.dp4j.samples.train.MnistModels;
+import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.training.DpSgdSetup;
 import org.dp4j.training.IndexedData;
 import org.dp4j.training.TrainingResult;
@@ -306,10 +307,10 @@ final class TrainCommand implements Callable<Integer> {
       if (hidden != null || activation != null) {
         throw new CommandLine.ParameterException(cmd, "--hidden and --activation apply to --model mlp only");
       }
-      return MnistModels.cnn(base, seed);
+      return ModelZoo.mnistCnn(base, seed);
     }
     if (parseModel(cmd) == MnistModels.Kind.LSTM) {
-      return MnistLstm.configuration(base, seed, (hidden != null ? hidden : defaults.hidden())[0]);
+      return ModelZoo.mnistLstm(base, seed, (hidden != null ? hidden : defaults.hidden())[0]);
     }
     int[] widths = hidden != null ? hidden : defaults.hidden();
     for (int w : widths) {
@@ -321,7 +322,7 @@ final class TrainCommand implements Callable<Integer> {
       case "tanh" -> org.nd4j.linalg.activations.Activation.TANH;
       default -> throw new CommandLine.ParameterException(cmd, "--activation must be relu or tanh, was '" + act + "'");
     };
-    return MnistModels.mlp(base, seed, widths, a);
+    return ModelZoo.mnistMlp(base, seed, widths, a);
   }
 
   private MultiLayerNetwork resumed(CommandLine cmd, PrivacyLedger ledger) {

@@ -1,4 +1,5 @@
 /**
- * The sample networks the CLI and the samples train (MNIST MLP and CNN), as DL4J configurations.
+ * Data helpers for the sample networks (row sequences for the LSTM) and the network kinds of {@code dp4j train};
+ * the networks themselves are in {@link org.dp4j.samples.zoo.ModelZoo}.
  */
 package org.dp4j.samples.train;
