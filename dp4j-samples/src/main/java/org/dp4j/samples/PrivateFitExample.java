@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.UnaryOperator;
 import org.deeplearning4j.nn.api.Model;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.data.LabelledImages;
@@ -18,6 +17,7 @@ import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.PrivacyBudgetExhaustedException;
 import org.dp4j.listeners.PrivacyLedgerListener;
 import org.dp4j.samples.cli.TrainDefaults;
+import org.dp4j.samples.train.Accuracy;
 import org.dp4j.samples.train.MnistModels;
 import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.training.DpSgdSetup;
@@ -26,14 +26,10 @@ import org.dp4j.training.PrivateComputationGraph;
 import org.dp4j.training.PrivateMultiLayerNetwork;
 import org.dp4j.training.PrivateTraining;
 import org.dp4j.training.SampledDataSetIterator;
-import org.nd4j.evaluation.classification.Evaluation;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
-import org.nd4j.linalg.indexing.INDArrayIndex;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.learning.config.Nesterovs;
 
 /**
@@ -139,7 +135,7 @@ public final class PrivateFitExample {
         default -> ModelZoo.mnistPooledMlp(base, seed, POOL, settings.hidden(), Activation.TANH);
       });
       result.put(MLN, train(MLN, net, setup, IndexedData.of(train, DataType.FLOAT), settings, e, net::fit,
-          () -> accuracy(x -> net.output(x, false), test), log));
+          () -> Accuracy.of(net, test), log));
       result.get(MLN).put("model", model);
     }
 
@@ -152,7 +148,7 @@ public final class PrivateFitExample {
       PrivateComputationGraph graph = graphSetup.privateGraph(ModelZoo.mnistCnnGraph(
           new Nesterovs(graphSettings.learningRate(), graphSettings.momentum()), seed));
       result.put(GRAPH, train(GRAPH, graph, graphSetup, graphData, graphSettings, graphEpochs, graph::fit,
-          () -> accuracy(x -> graph.outputSingle(false, x), test), log));
+          () -> Accuracy.of(graph, test), log));
       result.get(GRAPH).put("model", "cnn with a residual skip connection (element-wise add)");
     }
     if (json) {
@@ -200,16 +196,5 @@ public final class PrivateFitExample {
     r.put("neighbouringRelation", "add/remove one record");
     r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
     return r;
-  }
-
-  static double accuracy(UnaryOperator<INDArray> output, DataSet test) {
-    Evaluation eval = new Evaluation(10);
-    int n = test.numExamples();
-    for (int from = 0; from < n; from += 1000) {
-      INDArrayIndex rows = NDArrayIndex.interval(from, Math.min(n, from + 1000));
-      eval.eval(test.getLabels().get(rows, NDArrayIndex.all()),
-          output.apply(test.getFeatures().get(rows, NDArrayIndex.all())));
-    }
-    return eval.accuracy();
   }
 }

@@ -25,6 +25,7 @@ import org.dp4j.listeners.LedgerReport;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.noise.NoiseSource;
 import org.dp4j.noise.PrefetchingNoise;
+import org.dp4j.samples.train.Accuracy;
 import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.training.DpSgdSetup;
 import org.dp4j.training.DpSgdTrainer;
@@ -58,9 +59,8 @@ final class AuditCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--dataset", defaultValue = "mnist", paramLabel = "mnist|fashion-mnist",
-      description = "Data set (default: mnist).")
-  String dataset;
+  @CommandLine.Mixin
+  MnistDataOptions dataOptions;
 
   @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn",
       description = "mlp: 784-128-10 ReLU by default (see --hidden); cnn: the tanh CNN of Papernot et al. 2021.")
@@ -106,12 +106,6 @@ final class AuditCommand implements Callable<Integer> {
       description = "Learning rate of plain SGD (default: 1).")
   double learningRate;
 
-  @Option(names = "--train-size", paramLabel = "N", description = "Use only the first N training images.")
-  Integer trainSize;
-
-  @Option(names = "--data-dir", paramLabel = "DIR", description = "Folder with the four IDX files.")
-  Path dataDir;
-
   @Option(names = "--seed", defaultValue = "12345", paramLabel = "S",
       description = "Seed of the weight initialisation (coins, canaries, sampling and noise are always secure).")
   long seed;
@@ -131,17 +125,13 @@ final class AuditCommand implements Callable<Integer> {
     validate(cmd);
     boolean whiteBox = parseCanaryType(cmd);
     boolean nonPrivate = noiseMultiplier != null && noiseMultiplier == 0;
-    MnistVariant variant = parseDataset(cmd);
-    Path dir = dataDir != null ? dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
-    LabelledImages train = Checks.mnist(cmd, dir, MnistSplit.TRAIN);
-    LabelledImages test = Checks.mnist(cmd, dir, MnistSplit.TEST);
+    MnistVariant variant = dataOptions.variant(cmd);
+    LabelledImages train = dataOptions.load(cmd, MnistSplit.TRAIN);
+    LabelledImages test = dataOptions.load(cmd, MnistSplit.TEST);
     IndexedData data = IndexedData.of(train, DataType.FLOAT);
-    if (trainSize != null) {
-      if (trainSize < batchSize || trainSize > train.size()) {
-        throw new CommandLine.ParameterException(cmd, "--train-size must be in [batch size " + batchSize + ", "
-            + train.size() + "], was " + trainSize);
-      }
-      data = IndexedData.of(data.rows(IntStream.range(0, trainSize).toArray()));
+    if (dataOptions.trainSize != null) {
+      int n = dataOptions.trainSize(cmd, train.size(), batchSize, "batch size " + batchSize, "");
+      data = IndexedData.of(data.rows(IntStream.range(0, n).toArray()));
     }
     if (canaries > (whiteBox ? 100_000 : test.size() / 2)) {
       throw new CommandLine.ParameterException(cmd, "--canaries must be at most " + (whiteBox ? 100_000
@@ -189,7 +179,7 @@ final class AuditCommand implements Callable<Integer> {
     AuditBound bound = GuessPlan.symmetricSweep(canaries).bound(scores, included, delta, confidence);
     OptionalDouble certified = nonPrivate ? OptionalDouble.empty()
         : result.epsilon(ThreatModel.ALL_ITERATES_RELEASED);
-    double accuracy = TrainCommand.accuracy(net, test.toDataSet(IntStream.range(0, heldOut).toArray(),
+    double accuracy = Accuracy.of(net, test.toDataSet(IntStream.range(0, heldOut).toArray(),
         DataType.FLOAT));
     Map<String, Object> r = report(whiteBox, nonPrivate, setup, trained.size(), result, bound, certified, accuracy,
         seconds);
@@ -228,7 +218,7 @@ final class AuditCommand implements Callable<Integer> {
         : "black-box: mislabelled test images added as records, score = minus their loss under the final model");
     r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
     r.put("neighbouringRelation", "add/remove one record");
-    r.put("dataset", dataset);
+    r.put("dataset", dataOptions.dataset);
     r.put("model", model);
     r.put("trainingRecords", records);
     r.put("epochs", epochs);
@@ -290,15 +280,6 @@ final class AuditCommand implements Callable<Integer> {
       case "input" -> false;
       default -> throw new CommandLine.ParameterException(cmd, "--canary-type must be dirac or input, was '"
           + canaryType + "'");
-    };
-  }
-
-  private MnistVariant parseDataset(CommandLine cmd) {
-    return switch (dataset.toLowerCase(Locale.ROOT)) {
-      case "mnist" -> MnistVariant.MNIST;
-      case "fashion-mnist" -> MnistVariant.FASHION_MNIST;
-      default -> throw new CommandLine.ParameterException(cmd,
-          "--dataset must be mnist or fashion-mnist, was '" + dataset + "'");
     };
   }
 

@@ -1,12 +1,12 @@
 package org.dp4j.samples.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
@@ -22,6 +22,7 @@ import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
 import org.dp4j.listeners.LedgerReport;
 import org.dp4j.noise.AesCtrRandom;
+import org.dp4j.samples.train.Accuracy;
 import org.dp4j.sampling.ShuffleOncePartition;
 import org.dp4j.training.DpSgdTrainer;
 import org.dp4j.training.FeatureClippedData;
@@ -104,21 +105,13 @@ final class CertifiedSoftmaxTraining {
     if (o.budget != null) {
       Checks.positive(cmd, "--budget", o.budget);
     }
-    MnistVariant variant = dataset();
-    Path dir = o.dataDir != null ? o.dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
-    LabelledImages train = Checks.mnist(cmd, dir, MnistSplit.TRAIN);
-    LabelledImages test = Checks.mnist(cmd, dir, MnistSplit.TEST);
+    LabelledImages train = o.dataOptions.load(cmd, MnistSplit.TRAIN);
+    LabelledImages test = o.dataOptions.load(cmd, MnistSplit.TEST);
     IndexedData all = IndexedData.of(train, DataType.FLOAT);
-    if (o.trainSize != null) {
-      if (o.trainSize < 2 * b || o.trainSize > train.size()) {
-        throw new CommandLine.ParameterException(cmd, "--train-size must be in [2 x batch size = " + 2 * b + ", "
-            + train.size() + "] (Cor. 6.3 needs two batches per epoch), was " + o.trainSize);
-      }
-      int[] first = new int[o.trainSize];
-      for (int i = 0; i < first.length; i++) {
-        first[i] = i;
-      }
-      all = IndexedData.of(all.rows(first));
+    if (o.dataOptions.trainSize != null) {
+      int n = o.dataOptions.trainSize(cmd, train.size(), 2 * b, "2 x batch size = " + 2 * b,
+          " (Cor. 6.3 needs two batches per epoch)");
+      all = IndexedData.of(all.rows(IntStream.range(0, n).toArray()));
     }
     FeatureClippedData data = FeatureClippedData.of(all, bigL);
     if (2 * b > data.size()) {
@@ -162,14 +155,14 @@ final class CertifiedSoftmaxTraining {
     TrainingResult result = DpSgdTrainer.builder(net, data).sampler(sampler).ledger(ledger).epochs(k)
         .onStep(progress::step)
         .onEpoch(row -> {
-          double acc = TrainCommand.accuracy(net, evalSet);
+          double acc = Accuracy.of(net, evalSet);
           accuracies.add(acc);
           progress.epochDone();
           out.println(epochLine(row, acc, k));
           out.flush();
         })
         .build().train();
-    double finalAccuracy = accuracies.isEmpty() ? TrainCommand.accuracy(net, evalSet)
+    double finalAccuracy = accuracies.isEmpty() ? Accuracy.of(net, evalSet)
         : accuracies.get(accuracies.size() - 1);
     out.println(LedgerReport.summary(ledger));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
@@ -270,11 +263,6 @@ final class CertifiedSoftmaxTraining {
   }
 
   private MnistVariant dataset() {
-    return switch (o.dataset.toLowerCase(Locale.ROOT)) {
-      case "mnist" -> MnistVariant.MNIST;
-      case "fashion-mnist" -> MnistVariant.FASHION_MNIST;
-      default -> throw new CommandLine.ParameterException(cmd,
-          "--dataset must be mnist or fashion-mnist, was '" + o.dataset + "'");
-    };
+    return o.dataOptions.variant(cmd);
   }
 }

@@ -1,7 +1,6 @@
 package org.dp4j.samples.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -9,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.hiddenstate.DpMbcdMode;
@@ -16,7 +16,6 @@ import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
 import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.data.LabelledImages;
 import org.dp4j.data.MnistSplit;
-import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
 import org.dp4j.listeners.LedgerReport;
 import org.dp4j.mbcd.BatchReduction;
@@ -26,6 +25,7 @@ import org.dp4j.mbcd.DpMbcdMechanism;
 import org.dp4j.mbcd.DpMbcdTrainer;
 import org.dp4j.mbcd.OutputLoss;
 import org.dp4j.mbcd.RowNormClip;
+import org.dp4j.samples.train.Accuracy;
 import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.training.StopReason;
 import org.dp4j.training.TrainingResult;
@@ -87,17 +87,11 @@ final class DpMbcdTrainRun {
     // The auxiliary store holds 2 x (sum of widths + 10) floats per training example (60,000 at most).
     Checks.mlpFits(cmd, 784, hidden, 10, 60_000, 2.0 * (Arrays.stream(hidden).asLongStream().sum() + 10));
     NoiseScheduleSpec schedule = schedule(cmd, k);
-    MnistVariant variant = c.parseDataset(cmd);
-    String dataset = variant.name().toLowerCase(Locale.ROOT).replace('_', '-');
-    Path dir = c.dataDir != null ? c.dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
-    LabelledImages train = load(cmd, dir, MnistSplit.TRAIN);
-    LabelledImages test = load(cmd, dir, MnistSplit.TEST);
-    int n = c.trainSize != null ? c.trainSize : train.size();
-    if (n < b || n > train.size()) {
-      throw new CommandLine.ParameterException(cmd, "--train-size must be in [batch size " + b + ", "
-          + train.size() + "], was " + n);
-    }
-    DataSet data = train.toDataSet(range(n), DataType.FLOAT);
+    String dataset = c.dataOptions.name(cmd);
+    LabelledImages train = c.dataOptions.load(cmd, MnistSplit.TRAIN);
+    LabelledImages test = c.dataOptions.load(cmd, MnistSplit.TEST);
+    int n = c.dataOptions.trainSize(cmd, train.size(), b, "batch size " + b, "");
+    DataSet data = train.toDataSet(IntStream.range(0, n).toArray(), DataType.FLOAT);
     if (o.budgetFromPaperClaim && (mode != DpMbcdMode.PAPER || c.budget == null)) {
       throw new CommandLine.ParameterException(cmd, "--budget-from-paper-claim needs --mode paper and --budget: it "
           + "stops on the paper's claim instead of a certified bound");
@@ -169,7 +163,7 @@ final class DpMbcdTrainRun {
               + "claim %s (NOT certified) at delta %s (only the last iterate released, replace-one), %d updates",
           row.epoch(), k, format(epsilon), certified, format(claim), c.delta, row.steps()));
       if (o.accuracyEachEpoch || trainer.stopReason().isPresent()) {
-        accuracy = TrainCommand.accuracy(trainer.releasedNetwork(), testSet);
+        accuracy = Accuracy.of(trainer.releasedNetwork(), testSet);
         e.put("testAccuracy", accuracy);
         line.append(String.format(Locale.ROOT, ", test accuracy %.4f", accuracy));
       }
@@ -179,7 +173,7 @@ final class DpMbcdTrainRun {
     }
     TrainingResult result = trainer.result();
     if (accuracy == null) {
-      accuracy = TrainCommand.accuracy(result.network(), testSet);
+      accuracy = Accuracy.of(result.network(), testSet);
     }
     out.println(LedgerReport.summary(result.ledger()));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
@@ -302,10 +296,6 @@ final class DpMbcdTrainRun {
     return NoiseScheduleSpec.parse(cmd, o.noiseSchedule, epochs);
   }
 
-  private static LabelledImages load(CommandLine cmd, Path dir, MnistSplit split) {
-    return Checks.mnist(cmd, dir, split);
-  }
-
   /** 784, the hidden widths, 10. */
   private static int[] widths(int[] hidden) {
     int[] w = new int[hidden.length + 2];
@@ -342,13 +332,5 @@ final class DpMbcdTrainRun {
       d.append(" - dense ").append(w);
     }
     return d.append(" - 10").toString();
-  }
-
-  private static int[] range(int n) {
-    int[] r = new int[n];
-    for (int i = 0; i < n; i++) {
-      r[i] = i;
-    }
-    return r;
   }
 }

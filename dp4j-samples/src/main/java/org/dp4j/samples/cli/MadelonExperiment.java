@@ -24,9 +24,9 @@ import org.dp4j.mbcd.DpMbcdTrainer;
 import org.dp4j.mbcd.OutputLoss;
 import org.dp4j.mbcd.RowNormClip;
 import org.dp4j.noise.GaussianNoise;
+import org.dp4j.samples.train.Accuracy;
 import org.dp4j.samples.zoo.ModelZoo;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
 
 /**
@@ -148,7 +148,7 @@ final class MadelonExperiment {
           DpMbcdTrainer t = trainer(k, s, r);
           t.train();
           mechanism = t.mechanism();
-          acc[r] = accuracy(t.releasedNetwork(), testSet);
+          acc[r] = Accuracy.of(t.releasedNetwork(), testSet);
           progress.accept(String.format(Locale.ROOT, "K=%d %s run %d/%d: test accuracy %.4f (%.1f s)", k, s.name(),
               r + 1, repeats, acc[r], (System.nanoTime() - start) / 1e9));
         }
@@ -206,12 +206,6 @@ final class MadelonExperiment {
       b.noise(GaussianNoise.insecureFixedSeed(insecureSeed + 1000L * r + k)).partitionSeed(insecureSeed + r);
     }
     return b.build();
-  }
-
-  static double accuracy(MultiLayerNetwork net, DataSet test) {
-    INDArray predicted = net.output(test.getFeatures(), false).argMax(1);
-    INDArray truth = test.getLabels().argMax(1);
-    return predicted.eq(truth).castTo(DataType.DOUBLE).meanNumber().doubleValue();
   }
 
   private static double mean(double[] v) {

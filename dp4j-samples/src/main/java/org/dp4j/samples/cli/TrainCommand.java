@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.ledger.CompositionAccounting;
@@ -19,6 +20,7 @@ import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
 import org.dp4j.listeners.LedgerCheckpoint;
 import org.dp4j.listeners.LedgerReport;
+import org.dp4j.samples.train.Accuracy;
 import org.dp4j.samples.train.MnistLstm;
 import org.dp4j.samples.train.MnistModels;
 import org.dp4j.samples.zoo.ModelZoo;
@@ -26,7 +28,6 @@ import org.dp4j.training.DpSgdSetup;
 import org.dp4j.training.IndexedData;
 import org.dp4j.training.TrainingResult;
 import org.dp4j.updater.DpSgdStep;
-import org.nd4j.evaluation.classification.Evaluation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.learning.config.IUpdater;
@@ -60,9 +61,8 @@ final class TrainCommand implements Callable<Integer> {
   @CommandLine.Mixin
   FeatureOptions featureOptions;
 
-  @Option(names = "--dataset", defaultValue = "mnist", paramLabel = "mnist|fashion-mnist",
-      description = "Data set (default: mnist).")
-  String dataset;
+  @CommandLine.Mixin
+  MnistDataOptions dataOptions;
 
   @Option(names = "--model", defaultValue = "mlp", paramLabel = "mlp|cnn|lstm|softmax|linear",
       description = "mlp: 784-256-10 tanh by default (see --hidden, --activation); cnn: the tanh CNN of Papernot "
@@ -128,12 +128,6 @@ final class TrainCommand implements Callable<Integer> {
       description = "Stop before any update that would take epsilon (all iterates released) above E.")
   Double budget;
 
-  @Option(names = "--train-size", paramLabel = "N", description = "Use only the first N training images.")
-  Integer trainSize;
-
-  @Option(names = "--data-dir", paramLabel = "DIR", description = "Folder with the four IDX files.")
-  Path dataDir;
-
   @Option(names = "--seed", defaultValue = "12345", paramLabel = "S",
       description = "Seed of the weight initialisation (the DP noise and sampling are always secure).")
   long seed;
@@ -169,7 +163,7 @@ final class TrainCommand implements Callable<Integer> {
       TrainResume.adopt(cmd, this);
     }
     SparkTraining.checkSupported(cmd, this);
-    RunOutputs.check(cmd, this, dataDir != null ? dataDir : parseDataset(cmd).cacheDir(Path.of("").toAbsolutePath()));
+    RunOutputs.check(cmd, this, dataOptions.dir(cmd));
     if (algorithm == Algorithm.DP_MBCD) {
       return new DpMbcdTrainRun(this, mbcd).run(cmd);
     }
@@ -194,17 +188,13 @@ final class TrainCommand implements Callable<Integer> {
       Checks.mlpFits(cmd, 784, hidden != null ? hidden : defaults.hidden(), 10, 0, 0); // before loading the data
     }
     CompositionAccounting accounting = parseAccountant(cmd);
-    MnistVariant variant = parseDataset(cmd);
-    Path dir = dataDir != null ? dataDir : variant.cacheDir(Path.of("").toAbsolutePath());
-    LabelledImages train = Checks.mnist(cmd, dir, MnistSplit.TRAIN);
-    LabelledImages test = Checks.mnist(cmd, dir, MnistSplit.TEST);
+    MnistVariant variant = dataOptions.variant(cmd);
+    LabelledImages train = dataOptions.load(cmd, MnistSplit.TRAIN);
+    LabelledImages test = dataOptions.load(cmd, MnistSplit.TEST);
     IndexedData data = scatter != null ? scatter.trainData(train) : IndexedData.of(train, DataType.FLOAT);
-    if (trainSize != null) {
-      if (trainSize < b || trainSize > train.size()) {
-        throw new CommandLine.ParameterException(cmd, "--train-size must be in [batch size " + b + ", "
-            + train.size() + "], was " + trainSize);
-      }
-      data = IndexedData.of(data.rows(range(trainSize)));
+    if (dataOptions.trainSize != null) {
+      int n = dataOptions.trainSize(cmd, train.size(), b, "batch size " + b, "");
+      data = IndexedData.of(data.rows(IntStream.range(0, n).toArray()));
     }
     boolean sequences = scatter == null && parseModel(cmd) == MnistModels.Kind.LSTM;
     data = sequences ? MnistLstm.sequences(data) : data;
@@ -244,7 +234,7 @@ final class TrainCommand implements Callable<Integer> {
     List<Double> accuracies = new ArrayList<>();
     ProgressDisplay progress = new ProgressDisplay(cmd.getErr(), setup.stepsPerEpoch());
     java.util.function.Consumer<LedgerRow> epochDone = row -> {
-      double acc = accuracy(net, testSet);
+      double acc = Accuracy.of(net, testSet);
       accuracies.add(acc);
       progress.epochDone();
       out.println(epochLine(row, acc, k));
@@ -256,7 +246,7 @@ final class TrainCommand implements Callable<Integer> {
     TrainingResult result = spark != null
         ? SparkTraining.train(spark, net, data, ledger, k, progress::step, epochDone)
         : setup.trainer(net, data).ledger(ledger).onStep(progress::step).onEpoch(epochDone).build().train();
-    double finalAccuracy = accuracies.isEmpty() ? accuracy(net, testSet) : accuracies.get(accuracies.size() - 1);
+    double finalAccuracy = accuracies.isEmpty() ? Accuracy.of(net, testSet) : accuracies.get(accuracies.size() - 1);
     out.println(LedgerReport.summary(ledger));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         result.stopReason().name().toLowerCase(Locale.ROOT), result.steps(), finalAccuracy);
@@ -342,30 +332,6 @@ final class TrainCommand implements Callable<Integer> {
         row.composition().orElseThrow().epsilon(), row.composition().orElseThrow().delta(), row.steps());
   }
 
-  static double accuracy(MultiLayerNetwork net, DataSet test) {
-    Evaluation eval = new Evaluation(10);
-    int n = test.numExamples();
-    for (int from = 0; from < n; from += 1000) {
-      int[] idx = range(from, Math.min(n, from + 1000));
-      DataSet part = new DataSet(test.getFeatures().get(org.nd4j.linalg.indexing.NDArrayIndex.interval(from,
-          from + idx.length)), test.getLabels().getRows(idx));
-      eval.eval(part.getLabels(), net.output(part.getFeatures(), false));
-    }
-    return eval.accuracy();
-  }
-
-  private static int[] range(int n) {
-    return range(0, n);
-  }
-
-  private static int[] range(int from, int to) {
-    int[] r = new int[to - from];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = from + i;
-    }
-    return r;
-  }
-
   private void validate(CommandLine cmd, int k, int b, double c, double lr, double m) {
     if ((epsilon == null) == (noiseMultiplier == null)) {
       throw new CommandLine.ParameterException(cmd, "give exactly one of --epsilon and --noise-multiplier");
@@ -399,12 +365,7 @@ final class TrainCommand implements Callable<Integer> {
   }
 
   MnistVariant parseDataset(CommandLine cmd) {
-    return switch (dataset.toLowerCase(Locale.ROOT)) {
-      case "mnist" -> MnistVariant.MNIST;
-      case "fashion-mnist" -> MnistVariant.FASHION_MNIST;
-      default -> throw new CommandLine.ParameterException(cmd,
-          "--dataset must be mnist or fashion-mnist, was '" + dataset + "'");
-    };
+    return dataOptions.variant(cmd);
   }
 
   /** Accepts "dp-sgd" and "dp-mbcd". */

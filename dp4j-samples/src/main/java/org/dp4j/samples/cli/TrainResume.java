@@ -32,7 +32,7 @@ final class TrainResume {
       double momentum, int batch, int trainSize) {
     Map<String, String> s = new LinkedHashMap<>();
     s.put("--algorithm", "dp-sgd");
-    s.put("--dataset", c.dataset.toLowerCase(Locale.ROOT));
+    s.put("--dataset", c.dataOptions.dataset.toLowerCase(Locale.ROOT));
     s.put("--model", c.model.toLowerCase(Locale.ROOT));
     if (widths != null) {
       s.put("--hidden", join(widths));
@@ -95,7 +95,7 @@ final class TrainResume {
   private static String given(TrainCommand c, String flag) {
     return switch (flag) {
       case "--algorithm" -> c.algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-');
-      case "--dataset" -> c.dataset;
+      case "--dataset" -> c.dataOptions.dataset;
       case "--model" -> c.model;
       case "--hidden" -> join(c.hidden);
       case "--activation" -> c.activation;
@@ -103,7 +103,7 @@ final class TrainResume {
       case "--learning-rate" -> String.valueOf(c.learningRate);
       case "--momentum" -> String.valueOf(c.momentum);
       case "--batch-size" -> String.valueOf(c.batchSize);
-      case "--train-size" -> String.valueOf(c.trainSize);
+      case "--train-size" -> String.valueOf(c.dataOptions.trainSize);
       case "--accountant" -> c.accountant;
       default -> throw new IllegalStateException("unknown recorded flag " + flag);
     };
@@ -119,7 +119,7 @@ final class TrainResume {
   private static void set(TrainCommand c, String flag, String value) {
     switch (flag) {
       case "--algorithm" -> c.algorithm = new TrainCommand.AlgorithmConverter().convert(value);
-      case "--dataset" -> c.dataset = value;
+      case "--dataset" -> c.dataOptions.dataset = value;
       case "--model" -> c.model = value;
       case "--hidden" -> c.hidden = Arrays.stream(value.split(",")).mapToInt(Integer::parseInt).toArray();
       case "--activation" -> c.activation = value;
@@ -127,7 +127,7 @@ final class TrainResume {
       case "--learning-rate" -> c.learningRate = Double.parseDouble(value);
       case "--momentum" -> c.momentum = Double.parseDouble(value);
       case "--batch-size" -> c.batchSize = Integer.parseInt(value);
-      case "--train-size" -> c.trainSize = Integer.parseInt(value);
+      case "--train-size" -> c.dataOptions.trainSize = Integer.parseInt(value);
       case "--accountant" -> c.accountant = value;
       default -> throw new IllegalStateException("unknown recorded flag " + flag);
     }
