@@ -2,7 +2,6 @@ package org.dp4j.samples.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -113,11 +112,8 @@ final class AuditCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object instead of the text report.")
   boolean json;
 
-  @Option(names = "--report", paramLabel = "FILE", description = "Also write the JSON report to FILE.")
-  Path report;
-
-  @Option(names = "--chart", paramLabel = "FILE", description = "Write a PNG: canary scores and both epsilons.")
-  Path chart;
+  @CommandLine.Mixin
+  ReportFileOptions files;
 
   @Override
   public Integer call() throws Exception {
@@ -190,8 +186,8 @@ final class AuditCommand implements Callable<Integer> {
     }
     out.flush();
     RunOutputs outputs = new RunOutputs(cmd.getErr());
-    outputs.write(report, () -> LedgerReport.writeJson(report, r));
-    outputs.write(chart, () -> AuditChart.writePng(chart, bound, certified, scores, included,
+    outputs.write(files.report, () -> LedgerReport.writeJson(files.report, r));
+    outputs.write(files.chart, () -> AuditChart.writePng(files.chart, bound, certified, scores, included,
         (nonPrivate ? "NON-PRIVATE " : "") + "DP-SGD " + model + " on " + variant.name().toLowerCase(Locale.ROOT)));
     return outputs.exitCode();
   }

@@ -168,12 +168,12 @@ final class CertifiedSoftmaxTraining {
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         result.stopReason().name().toLowerCase(Locale.ROOT), result.steps(), finalAccuracy);
     RunOutputs outputs = new RunOutputs(cmd.getErr());
-    if (o.report != null) {
+    if (o.files.report != null) {
       Map<String, Object> r = report(cert, ledger, result, finalAccuracy, accuracies, k);
-      outputs.write(o.report, () -> LedgerReport.writeJson(o.report, r));
+      outputs.write(o.files.report, () -> LedgerReport.writeJson(o.files.report, r));
     }
     outputs.write(o.csv, () -> LedgerReport.writeCsv(o.csv, ledger));
-    outputs.write(o.chart, () -> LedgerChart.writePng(o.chart, ledger, "DP-SGD softmax regression (shuffle-once) on "
+    outputs.write(o.files.chart, () -> LedgerChart.writePng(o.files.chart, ledger, "DP-SGD softmax regression (shuffle-once) on "
         + dataset().name().toLowerCase(Locale.ROOT)));
     return outputs.exitCode();
   }

@@ -179,12 +179,12 @@ final class DpMbcdTrainRun {
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         name(result.stopReason()), result.steps(), accuracy);
     RunOutputs outputs = new RunOutputs(cmd.getErr());
-    if (c.report != null) {
+    if (c.files.report != null) {
       Map<String, Object> r = report(dataset, mode, m, result, accuracy, perEpoch, trainer.auxiliaryBytes());
-      outputs.write(c.report, () -> LedgerReport.writeJson(c.report, r));
+      outputs.write(c.files.report, () -> LedgerReport.writeJson(c.files.report, r));
     }
     outputs.write(c.csv, () -> LedgerReport.writeCsv(c.csv, result.ledger()));
-    outputs.write(c.chart, () -> LedgerChart.writePng(c.chart, result.ledger(), "DP-MBCD "
+    outputs.write(c.files.chart, () -> LedgerChart.writePng(c.files.chart, result.ledger(), "DP-MBCD "
         + c.model.toLowerCase(Locale.ROOT) + " on " + dataset));
     return outputs.exitCode();
   }

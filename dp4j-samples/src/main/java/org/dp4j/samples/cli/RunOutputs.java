@@ -38,9 +38,9 @@ final class RunOutputs {
     }
     Map<String, Path> outputs = new LinkedHashMap<>();
     put(outputs, "--checkpoint", c.checkpoint);
-    put(outputs, "--report", c.report);
+    put(outputs, "--report", c.files.report);
     put(outputs, "--csv", c.csv);
-    put(outputs, "--chart", c.chart);
+    put(outputs, "--chart", c.files.chart);
     boolean continuesResume = c.checkpoint != null && c.resume != null && OutputPaths.sameFile(c.checkpoint, c.resume);
     if (c.checkpoint != null && Files.isRegularFile(c.checkpoint) && !continuesResume) {
       throw new CommandLine.ParameterException(cmd, "--checkpoint " + c.checkpoint + " already exists (an earlier "

@@ -147,14 +147,11 @@ final class TrainCommand implements Callable<Integer> {
       + "or local[K] (inside this JVM), or submit (the master given to spark-submit); same mechanism, ledger and report.")
   String spark;
 
-  @Option(names = "--report", paramLabel = "FILE", description = "Write a JSON report.")
-  Path report;
-
   @Option(names = "--csv", paramLabel = "FILE", description = "Write the per-epoch ledger as CSV.")
   Path csv;
 
-  @Option(names = "--chart", paramLabel = "FILE", description = "Write a PNG chart of epsilon per epoch.")
-  Path chart;
+  @CommandLine.Mixin
+  ReportFileOptions files;
 
   @Override
   public Integer call() throws Exception {
@@ -251,7 +248,7 @@ final class TrainCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         result.stopReason().name().toLowerCase(Locale.ROOT), result.steps(), finalAccuracy);
     RunOutputs outputs = new RunOutputs(cmd.getErr());
-    if (report != null) {
+    if (files.report != null) {
       Map<String, Object> r = new LinkedHashMap<>();
       r.put("algorithm", "dp-sgd");
       r.put("dataset", variant.name().toLowerCase(Locale.ROOT).replace('_', '-'));
@@ -274,10 +271,10 @@ final class TrainCommand implements Callable<Integer> {
       r.put("neighbouringRelation", "add/remove one record");
       r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
       r.putAll(LedgerReport.toMap(ledger, ThreatModel.ALL_ITERATES_RELEASED));
-      outputs.write(report, () -> LedgerReport.writeJson(report, r));
+      outputs.write(files.report, () -> LedgerReport.writeJson(files.report, r));
     }
     outputs.write(csv, () -> LedgerReport.writeCsv(csv, ledger));
-    outputs.write(chart, () -> LedgerChart.writePng(chart, ledger, "DP-SGD " + model + " on "
+    outputs.write(files.chart, () -> LedgerChart.writePng(files.chart, ledger, "DP-SGD " + model + " on "
         + variant.name().toLowerCase(Locale.ROOT)));
     return outputs.exitCode();
   }
