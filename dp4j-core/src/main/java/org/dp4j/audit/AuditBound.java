@@ -26,11 +26,21 @@ public record AuditBound(int canaries, CanaryGuesses guesses, double delta, doub
         "epsilonLowerBound must be finite and >= 0, was %s", epsilonLowerBound);
   }
 
-  /** One line: the bound, its δ and confidence, and the guesses behind it. */
+  /**
+   * The method's cap for these guesses: the bound that all r of them correct would give at the same m, δ and
+   * per-candidate confidence ({@link OneRunAudit#maximumLowerBound}). A bound at its cap is limited by the one-run
+   * method (its δ term grows with m), not by the mechanism under audit (docs/auditing.md#cap).
+   */
+  public double epsilonLowerBoundCap() {
+    return OneRunAudit.maximumLowerBound(canaries, guesses.guesses(), delta, perTestConfidence);
+  }
+
+  /** One line: the bound, its δ and confidence, the guesses behind it and the method's cap for them. */
   public String summary() {
     return String.format(Locale.ROOT, "epsilon >= %.4f at delta %s with %.0f%% confidence (%d of %d guesses correct, "
-            + "k+ = %d, k- = %d, %d canaries, best of %d guess counts, Bonferroni-corrected)", epsilonLowerBound,
-        delta, 100 * confidence, guesses.correct(), guesses.guesses(), guesses.guessedIn(), guesses.guessedOut(),
-        canaries, candidates);
+            + "k+ = %d, k- = %d, %d canaries, %s; cap of the method for these guesses, all correct: %.4f)",
+        epsilonLowerBound, delta, 100 * confidence, guesses.correct(), guesses.guesses(), guesses.guessedIn(),
+        guesses.guessedOut(), canaries, candidates == 1 ? "one pre-registered guess count"
+            : "best of " + candidates + " guess counts, Bonferroni-corrected", epsilonLowerBoundCap());
   }
 }

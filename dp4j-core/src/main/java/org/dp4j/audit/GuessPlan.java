@@ -52,6 +52,21 @@ public final class GuessPlan {
     return new GuessPlan(c);
   }
 
+  /**
+   * The largest bound this plan can report for m canaries, whatever the scores: the largest over its candidates of
+   * the all-correct bound at confidence 1 − (1 − confidence)/G (docs/auditing.md#cap).
+   */
+  public double cap(int canaries, double delta, double confidence) {
+    checkArgument(confidence > 0 && confidence < 1, "confidence must be in (0, 1), was %s", confidence);
+    double perTest = 1 - (1 - confidence) / candidates.size();
+    double cap = 0;
+    for (int[] k : candidates) {
+      checkArgument(k[0] + k[1] <= canaries, "k+ + k- = %s exceeds the %s canaries", k[0] + k[1], canaries);
+      cap = Math.max(cap, OneRunAudit.maximumLowerBound(canaries, k[0] + k[1], delta, perTest));
+    }
+    return cap;
+  }
+
   /** Number of candidates G (the Bonferroni divisor). */
   public int size() {
     return candidates.size();

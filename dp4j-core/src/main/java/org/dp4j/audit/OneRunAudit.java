@@ -80,7 +80,8 @@ public final class OneRunAudit {
 
   /**
    * The largest bound any outcome of r guesses can give (all r correct): the audit cannot show more than this,
-   * whatever the algorithm does (about ln(r / ln(1/(1−c))) for δ = 0).
+   * whatever the algorithm does (about ln(r / ln(1/(1−c))) for δ = 0; for δ &gt; 0 the 2mδ term keeps it below
+   * about 8.25 at δ = 1e-5 and c = 0.95 for every m, docs/auditing.md#cap).
    */
   public static double maximumLowerBound(int canaries, int guesses, double delta, double confidence) {
     return epsilonLowerBound(canaries, guesses, guesses, delta, confidence);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.stream.IntStream;
 import org.dp4j.noise.AesCtrRandom;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +55,37 @@ class CanaryGuessesTest {
     AuditBound single = GuessPlan.fixed(500, 500).bound(perfect, coins.included(), 1e-5, 0.95);
     assertThat(single.perTestConfidence()).isEqualTo(0.95);
     assertThat(single.candidates()).isEqualTo(1);
+  }
+
+  /**
+   * The cap is the all-correct bound of the guesses actually made (mpmath: 4.533202 for 500 guesses of m = 1000 at
+   * 1 − 0.05/7; 5.229319 for 1000); perfect scores reach it, two wrong guesses stay below it, and the sweep's cap
+   * is its largest candidate's (one_run_audit_reference.py, cap rows).
+   */
+  @Test
+  void capIsWhatAllCorrectGuessesWouldShow() {
+    int m = 1000;
+    CanaryCoins coins = CanaryCoins.draw(m, AesCtrRandom.insecureFixedSeed(11));
+    double[] perfect = new double[m];
+    for (int i = 0; i < m; i++) {
+      perfect[i] = coins.included(i) ? 1 : 0;
+    }
+    int in = coins.includedCount();
+    AuditBound all = GuessPlan.fixed(in, m - in).bound(perfect, coins.included(), 1e-5, 0.95);
+    assertThat(all.guesses().correct()).isEqualTo(m);
+    assertThat(all.epsilonLowerBound()).isEqualTo(all.epsilonLowerBoundCap()).isCloseTo(5.7822831, within(1e-6));
+    assertThat(all.summary()).contains("one pre-registered guess count", "all correct: 5.7823");
+    double[] twoWrong = perfect.clone();
+    int firstIn = IntStream.range(0, m).filter(coins::included).findFirst().orElseThrow();
+    twoWrong[firstIn] = -1;   // below every excluded canary: one wrong "out" and so one wrong "in"
+    AuditBound below = GuessPlan.fixed(in, m - in).bound(twoWrong, coins.included(), 1e-5, 0.95);
+    assertThat(below.epsilonLowerBound()).isLessThan(below.epsilonLowerBoundCap() - 0.1);
+    GuessPlan sweep = GuessPlan.symmetricSweep(m);
+    assertThat(sweep.cap(m, 1e-5, 0.95)).isCloseTo(5.2293193, within(1e-6));
+    AuditBound swept = sweep.bound(perfect, coins.included(), 1e-5, 0.95);
+    assertThat(swept.epsilonLowerBound()).isLessThanOrEqualTo(sweep.cap(m, 1e-5, 0.95));
+    AuditBound half = GuessPlan.fixed(250, 250).bound(perfect, coins.included(), 1e-5, 1 - 0.05 / 7);
+    assertThat(half.epsilonLowerBoundCap()).isCloseTo(4.5332024, within(1e-6));
   }
 
   @Test

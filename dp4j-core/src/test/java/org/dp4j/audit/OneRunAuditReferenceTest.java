@@ -11,8 +11,8 @@ import org.junit.jupiter.params.provider.CsvFileSource;
 
 /**
  * The one-run bound against an independent 50-digit mpmath computation of the exact p-value and of its bisection
- * ({@code src/test/python/one_run_audit_reference.py}, which writes the CSV), against the two values the paper
- * prints, and its properties.
+ * ({@code src/test/python/one_run_audit_reference.py}, which writes the CSV; its "cap" rows are the all-correct
+ * bounds of docs/auditing.md#cap up to m = 10⁵, to 1e-6), against the two values the paper prints, and its properties.
  */
 class OneRunAuditReferenceTest {
 
@@ -21,6 +21,8 @@ class OneRunAuditReferenceTest {
   void matchesMpmath(String kind, int m, int r, int v, double delta, double x, double expected) {
     if (kind.equals("p")) {
       assertThat(OneRunAudit.pValue(m, r, v, x, delta)).isCloseTo(expected, withinPercentage(1e-7));
+    } else if (kind.equals("cap")) {
+      assertThat(OneRunAudit.maximumLowerBound(m, r, delta, x)).isCloseTo(expected, within(1e-6));
     } else {
       assertThat(OneRunAudit.epsilonLowerBound(m, r, v, delta, x)).isCloseTo(expected, within(1e-6));
     }

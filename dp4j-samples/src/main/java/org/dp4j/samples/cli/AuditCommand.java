@@ -84,6 +84,11 @@ final class AuditCommand implements Callable<Integer> {
       description = "Noise multiplier instead of --epsilon; 0 = no noise, a non-private baseline.")
   Double noiseMultiplier;
 
+  @Option(names = "--guesses", split = ",", paramLabel = "K+,K-",
+      description = "Pre-register the guesses: in for the K+ highest scores, out for the K- lowest, abstain on the "
+          + "rest; pays no Bonferroni correction (default: a corrected sweep of guess counts, docs/auditing.md#cap).")
+  int[] guesses;
+
   @Option(names = "--delta", defaultValue = "1e-5", paramLabel = "D", description = "Delta (default: 1e-5).")
   double delta;
 
@@ -144,7 +149,8 @@ final class AuditCommand implements Callable<Integer> {
     DpSgdSetup setup = (epsilon != null ? sb.targetEpsilon(epsilon)
         : sb.noiseMultiplier(nonPrivate ? 1.0 : noiseMultiplier)).build();   // 1.0: nominal, never added
     MultiLayerNetwork net = setup.privateNetwork(configuration(cmd));
-    WhiteBoxAudit audit = whiteBox ? WhiteBoxAudit.builder(net, trained).canaries(canaries).random(random).build()
+    WhiteBoxAudit audit = whiteBox ? WhiteBoxAudit.builder(net, trained).canaries(canaries)
+        .probeRows(trained.size()).random(random).build()
         : null;
     NoiseSource noise = nonPrivate ? new ZeroNoise() : PrefetchingNoise.secure();
     DpSgdTrainer.Builder tb = setup.trainer(net, trained);
@@ -172,7 +178,8 @@ final class AuditCommand implements Callable<Integer> {
     double seconds = (System.nanoTime() - start) / 1e9;
     double[] scores = whiteBox ? audit.scores().scores() : inputs.scores(net);
     boolean[] included = whiteBox ? audit.coins().included() : inputs.coins().included();
-    AuditBound bound = GuessPlan.symmetricSweep(canaries).bound(scores, included, delta, confidence);
+    GuessPlan plan = guesses == null ? GuessPlan.symmetricSweep(canaries) : GuessPlan.fixed(guesses[0], guesses[1]);
+    AuditBound bound = plan.bound(scores, included, delta, confidence);
     OptionalDouble certified = nonPrivate ? OptionalDouble.empty()
         : result.epsilon(ThreatModel.ALL_ITERATES_RELEASED);
     double accuracy = Accuracy.of(net, test.toDataSet(IntStream.range(0, heldOut).toArray(),
@@ -196,6 +203,7 @@ final class AuditCommand implements Callable<Integer> {
       TrainingResult result, AuditBound bound, OptionalDouble certified, double accuracy, double seconds) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("epsilonLowerBound", bound.epsilonLowerBound());
+    r.put("epsilonLowerBoundCap", bound.epsilonLowerBoundCap());   // all guesses correct: docs/auditing.md#cap
     r.put("epsilonCertified", certified.isPresent() ? certified.getAsDouble() : null);
     r.put("certified", nonPrivate ? "none: --noise-multiplier 0 adds no noise, the run is NOT private (audit "
         + "baseline)" : "composition bound, all iterates released, add/remove one record");
@@ -295,6 +303,11 @@ final class AuditCommand implements Callable<Integer> {
     }
     if (canaries < 2) {
       throw new CommandLine.ParameterException(cmd, "--canaries must be >= 2, was " + canaries);
+    }
+    if (guesses != null && (guesses.length != 2 || guesses[0] < 0 || guesses[1] < 0
+        || guesses[0] + guesses[1] == 0 || guesses[0] + guesses[1] > canaries)) {
+      throw new CommandLine.ParameterException(cmd, "--guesses must be K+,K- with K+, K- >= 0 and 0 < K+ + K- <= "
+          + "canaries = " + canaries + ", was " + java.util.Arrays.toString(guesses));
     }
     Checks.positive(cmd, "--epochs", epochs);
     Checks.positive(cmd, "--batch-size", batchSize);

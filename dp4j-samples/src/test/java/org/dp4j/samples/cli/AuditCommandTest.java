@@ -1,12 +1,14 @@
 package org.dp4j.samples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.imageio.ImageIO;
+import org.dp4j.audit.OneRunAudit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AuditCommandTest {
   private static final Path MNIST = Path.of(System.getProperty("user.dir")).resolve("../.cache/data/mnist")
       .normalize();
+  /** mpmath, all 160 guesses of 200 canaries correct at δ = 1e-5 and 95% (one_run_audit_reference.csv). */
+  private static final double CAP_200_160 = 3.9631730;
   private static final String[] SLICE = {"--train-size", "3000", "--batch-size", "300", "--epochs", "5",
       "--canaries", "200", "--json"};
 
@@ -32,7 +36,7 @@ class AuditCommandTest {
     CliRun r = run("--epsilon", "2", "--chart", chart.toString());
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode j = new ObjectMapper().readTree(r.out());
-    for (String key : new String[] {"epsilonLowerBound", "epsilonCertified", "confidence", "canaries",
+    for (String key : new String[] {"epsilonLowerBound", "epsilonLowerBoundCap", "epsilonCertified", "confidence", "canaries",
         "correctGuesses", "guesses", "delta", "setting", "trainingSeconds"}) {
       assertThat(j.has(key)).as(key).isTrue();
     }
@@ -42,7 +46,28 @@ class AuditCommandTest {
     assertThat(j.get("confidence").asDouble()).isEqualTo(0.95);
     assertThat(j.get("nonPrivate").asBoolean()).isFalse();
     assertThat(j.get("correctGuesses").asInt()).isLessThanOrEqualTo(j.get("guesses").asInt());
+    assertThat(j.get("epsilonLowerBoundCap").asDouble()).isGreaterThanOrEqualTo(j.get("epsilonLowerBound").asDouble())
+        .isEqualTo(OneRunAudit.maximumLowerBound(200, j.get("guesses").asInt(), 1e-5,
+            j.get("perGuessCountConfidence").asDouble()));
     assertThat(ImageIO.read(chart.toFile())).isNotNull();
+  }
+
+  /**
+   * One pre-registered guess count pays no correction: its cap is the all-correct bound of 160 guesses of 200 at
+   * 95% and δ = 1e-5, 3.963173 by an independent mpmath computation (one_run_audit_reference.py, cap rows).
+   */
+  @Test
+  void preRegisteredGuessesPayNoCorrection() throws Exception {
+    Assumptions.assumeTrue(Files.isDirectory(MNIST), "MNIST not fetched (scripts/fetch-data.sh)");
+    CliRun r = run("--noise-multiplier", "0", "--guesses", "80,80");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertThat(j.get("guessCountsTried").asInt()).isEqualTo(1);
+    assertThat(j.get("perGuessCountConfidence").asDouble()).isEqualTo(0.95);
+    assertThat(j.get("guesses").asInt()).isEqualTo(160);
+    assertThat(j.get("epsilonLowerBoundCap").asDouble()).isCloseTo(CAP_200_160, within(1e-6));
+    assertThat(j.get("epsilonLowerBound").asDouble()).isLessThanOrEqualTo(j.get("epsilonLowerBoundCap").asDouble());
+    assertThat(j.get("correctGuesses").asDouble()).isGreaterThan(0.97 * 160);
   }
 
   /** No noise: included Dirac canaries move, excluded ones do not; the bound is far above a private run's. */
@@ -77,6 +102,8 @@ class AuditCommandTest {
         .assertRefusedNaming("exactly one of --epsilon and --noise-multiplier");
     CliRun.of("audit", "--epsilon", "2", "--confidence", "1").assertRefusedNaming("--confidence must be in (0, 1)");
     CliRun.of("audit", "--epsilon", "2", "--canaries", "1").assertRefusedNaming("--canaries must be >= 2, was 1");
+    CliRun.of("audit", "--epsilon", "2", "--canaries", "10", "--guesses", "6,6")
+        .assertRefusedNaming("--guesses must be K+,K- with K+, K- >= 0 and 0 < K+ + K- <= canaries = 10, was [6, 6]");
   }
 
   private static CliRun run(String... extra) {
