@@ -9,22 +9,27 @@ import org.nd4j.linalg.api.ops.DynamicCustomOp;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * {@code SubsamplingLayer} (max, average or p-norm pooling, NCHW or NHWC): no parameters; forward and backward are
- * the ND4J ops DL4J's layer calls ({@code maxpool2d}, {@code avgpool2d}, {@code pnormpool2d} and their
- * {@code _bp}), with DL4J's arguments, so ties in max pooling go where DL4J sends them — but on arrays reused from
- * pass to pass ({@link ReusableArrays}) instead of a fresh allocation per call. Pooling acts on each example
- * separately, so the batched backward pass is the per-example one.
+ * {@code SubsamplingLayer} (max, average or p-norm pooling, NCHW or NHWC): no parameters; the forward pass is the
+ * ND4J op DL4J's layer calls ({@code maxpool2d}, {@code avgpool2d}, {@code pnormpool2d}) with DL4J's arguments. The
+ * backward pass of max pooling (float or double) scatters the error to the positions {@link MaxPoolingWithArgmax}
+ * found in the forward pass (ties and padding as DL4J's op); the other cases run DL4J's {@code _bp} ops. All on
+ * arrays reused from pass to pass ({@link ReusableArrays}) instead of a fresh allocation per call. Pooling
+ * acts on each example separately, so the batched backward pass is the per-example one.
  */
 final class PoolingGradients implements ParameterFreeLayer {
   private final SubsamplingLayer conf;
   private final boolean channelsLast;
   private final ReusableArrays arrays = new ReusableArrays();
+  private final MaxPoolingWithArgmax maxPooling;
   private INDArray input;
   private ConvolutionPatches geometry;
+  private boolean argmaxPass;    // whether the last forward pass ran maxPooling
 
   PoolingGradients(SubsamplingLayer conf) {
     this.conf = conf;
     this.channelsLast = conf.getCnn2dDataFormat() == CNN2DFormat.NHWC;
+    this.maxPooling = conf.getPoolingType() == PoolingType.MAX
+        ? new MaxPoolingWithArgmax(conf.getKernelSize(), conf.getStride(), conf.getDilation(), arrays) : null;
   }
 
   @Override
@@ -40,6 +45,10 @@ final class PoolingGradients implements ParameterFreeLayer {
     INDArray output = arrays.get("output", in.dataType(), shape);
     // As DL4J's SubsamplingLayer.activate: the configured padding, the op derives Same-mode padding itself.
     Nd4j.exec(op("", conf.getPadding()).addInputs(in).addOutputs(output).build());
+    argmaxPass = maxPooling != null && BufferElements.supports(in);
+    if (argmaxPass) {
+      maxPooling.locate(toLogical(in), toLogical(output), geometry.padding());
+    }
     return output;
   }
 
@@ -47,6 +56,9 @@ final class PoolingGradients implements ParameterFreeLayer {
   public INDArray backward(INDArray outputError, boolean needInputError) {
     if (!needInputError) {
       return null;
+    }
+    if (argmaxPass) {
+      return fromLogical(maxPooling.backward(toLogical(outputError.castTo(input.dataType()))));
     }
     // As DL4J's SubsamplingLayer.backpropGradient: explicit top-left padding in Same mode.
     int[] padding = conf.getConvolutionMode() == ConvolutionMode.Same ? geometry.padding() : conf.getPadding();
@@ -57,6 +69,16 @@ final class PoolingGradients implements ParameterFreeLayer {
     }
     Nd4j.exec(b.addInputs(input, outputError.castTo(input.dataType())).addOutputs(inputError).build());
     return inputError;
+  }
+
+  /** The layer's layout → logical NCHW (a view). */
+  private INDArray toLogical(INDArray a) {
+    return channelsLast ? a.permute(0, 3, 1, 2) : a;
+  }
+
+  /** Logical NCHW → the layer's layout (a view). */
+  private INDArray fromLogical(INDArray a) {
+    return channelsLast ? a.permute(0, 2, 3, 1) : a;
   }
 
   private DynamicCustomOp.DynamicCustomOpsBuilder op(String suffix, int[] padding) {
