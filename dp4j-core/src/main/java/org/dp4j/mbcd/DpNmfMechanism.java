@@ -12,7 +12,8 @@ import org.dp4j.sampling.ShuffleOncePartition;
  * each user's row X_i (released, updated only when B holds i) takes a noisy projected step on its own
  * gradient clipped to C (one example per step: sensitivity 2C); then the shared Y (released) takes a
  * noisy projected step on the batch mean of per-user gradients clipped to C (S_g = 2C, mean over b).
- * Noise N(0, 2η·o(k,j)·I) on Y and N(0, 2η_X·o(k,j)·I) on the X rows (η_X = η unless set). The paper composes HFL as ε = max_i ε_{X_i} + ε_Y.
+ * Noise N(0, 2η·o(k,j)·I) on Y and N(0, 2η_X·o(k,j)·I) on the X rows (η_X = η unless set). The paper composes
+ * HFL as ε = max_i ε_{X_i} + ε_Y.
  */
 public final class DpNmfMechanism {
   private final double learningRate;
@@ -28,8 +29,8 @@ public final class DpNmfMechanism {
   private final double curvatureCap;
   private final boolean secureNoise;
 
-  DpNmfMechanism(double learningRate, double userLearningRate, ShuffleOncePartition partition, int epochs, double clipNorm,
-      NoiseTemperatureSchedule noiseSchedule, NmfStepRule stepRule, double curvatureCap,
+  DpNmfMechanism(double learningRate, double userLearningRate, ShuffleOncePartition partition, int epochs,
+      double clipNorm, NoiseTemperatureSchedule noiseSchedule, NmfStepRule stepRule, double curvatureCap,
       boolean secureNoise) {
     this.learningRate = learningRate;
     this.userLearningRate = userLearningRate;
