@@ -12,10 +12,12 @@ import org.dp4j.sampling.ShuffleOncePartition;
  * each user's row X_i (released, updated only when B holds i) takes a noisy projected step on its own
  * gradient clipped to C (one example per step: sensitivity 2C); then the shared Y (released) takes a
  * noisy projected step on the batch mean of per-user gradients clipped to C (S_g = 2C, mean over b).
- * Noise N(0, 2η·o(k,j)·I) on both. The paper composes HFL as ε = max_i ε_{X_i} + ε_Y.
+ * Noise N(0, 2η·o(k,j)·I) on Y and N(0, 2η_X·o(k,j)·I) on the X rows (η_X = η unless set). The paper composes
+ * HFL as ε = max_i ε_{X_i} + ε_Y.
  */
 public final class DpNmfMechanism {
   private final double learningRate;
+  private final double userLearningRate;
   private final int batchSize;
   private final int numBatches;
   private final int examplesDropped;
@@ -27,10 +29,11 @@ public final class DpNmfMechanism {
   private final double curvatureCap;
   private final boolean secureNoise;
 
-  DpNmfMechanism(double learningRate, ShuffleOncePartition partition, int epochs, double clipNorm,
-      NoiseTemperatureSchedule noiseSchedule, NmfStepRule stepRule, double curvatureCap,
+  DpNmfMechanism(double learningRate, double userLearningRate, ShuffleOncePartition partition, int epochs,
+      double clipNorm, NoiseTemperatureSchedule noiseSchedule, NmfStepRule stepRule, double curvatureCap,
       boolean secureNoise) {
     this.learningRate = learningRate;
+    this.userLearningRate = userLearningRate;
     this.batchSize = partition.plan().fixedBatchSize();
     this.numBatches = partition.plan().stepsPerEpoch();
     this.examplesDropped = partition.plan().droppedRecords();
@@ -43,8 +46,14 @@ public final class DpNmfMechanism {
     this.secureNoise = secureNoise;
   }
 
+  /** η of the released item factors Y (their step, or step cap if curvature-scaled, and noise N(0, 2η·o·I)). */
   public double learningRate() {
     return learningRate;
+  }
+
+  /** η_X of the user rows X_i (noise N(0, 2η_X·o·I)); it enters no accountant, since X_i stays with its user. */
+  public double userLearningRate() {
+    return userLearningRate;
   }
 
   public int batchSize() {
@@ -105,7 +114,8 @@ public final class DpNmfMechanism {
 
   @Override
   public String toString() {
-    return "DP-NMF: eta=" + learningRate + ", b=" + batchSize + ", N=" + numBatches + " (dropped "
+    return "DP-NMF: eta=" + learningRate + (userLearningRate == learningRate ? "" : ", eta_X=" + userLearningRate)
+        + ", b=" + batchSize + ", N=" + numBatches + " (dropped "
         + examplesDropped + "), K=" + epochs + ", C=" + clipNorm + ", S_g=2C, noise "
         + scheduleDescription + ", step " + stepRule
         + (stepRule == NmfStepRule.CURVATURE_SCALED ? " (kappa=" + curvatureCap + ", PAPER)" : "")

@@ -64,6 +64,43 @@ class DpNmfTest {
   }
 
   @Test
+  void fixedStepsMoveTheUserRowsByTheirOwnLearningRate() {
+    // the tiny problem above with FIXED steps η_X = 0.2 (rows), η = 0.5 (Y), computed with numpy:
+    // X' = max(0, X − 0.2·(XY − M)Yᵀ) = 1.2·I; Y' = max(0, Y − 0.5·X'ᵀ(X'Y − M)/2) = [[1.24, 1.88, 0], [0, 0.94, 1.24]]
+    // (a shared η = 0.5 would give X' = 1.5·I)
+    INDArray mb = Nd4j.createFromArray(new double[][] {{2, 2, 0}, {0, 1, 2}});
+    DpNmf nmf = DpNmf.builder(mb, 2).batchSize(2).epochs(1).learningRate(0.5).userLearningRate(0.2)
+        .stepRule(NmfStepRule.FIXED, Double.NaN).partitionSeed(1)
+        .initialFactors(Nd4j.eye(2), Nd4j.createFromArray(new double[][] {{1, 2, 0}, {0, 1, 1}}))
+        .nonPrivate().build();
+    nmf.train();
+    assertThat(nmf.userFactors().reshape(4).toDoubleVector())
+        .containsExactly(new double[] {1.2, 0, 0, 1.2}, within(1e-12));
+    assertThat(nmf.itemFactors().reshape(6).toDoubleVector())
+        .containsExactly(new double[] {1.24, 1.88, 0, 0, 0.94, 1.24}, within(1e-12));
+  }
+
+  @Test
+  void userRowNoiseHasVarianceTwoEtaXTimesO() {
+    // M = X0·Y0 exactly, so the first X step has zero gradient: X' − X0 is the noise alone, N(0, 2η_X·o) per entry,
+    // std √(2·0.01·0.5) = 0.1 (with η = 1 for the rows it would be 1.0); X0 = 5 keeps the projection inactive.
+    // 800 entries: the sample std is within 10% (4 standard errors) of 0.1
+    INDArray x0 = Nd4j.valueArrayOf(new long[] {400, 2}, 5.0);
+    INDArray y0 = Nd4j.valueArrayOf(new long[] {2, 3}, 5.0);
+    DpNmf nmf = DpNmf.builder(x0.mmul(y0), 2).batchSize(400).epochs(1).learningRate(1.0).userLearningRate(0.01)
+        .stepRule(NmfStepRule.FIXED, Double.NaN).partitionSeed(1).initialFactors(x0, y0).clipNorm(1e6)
+        .noiseSchedule(NoiseTemperatureSchedule.constant(0.5))
+        .noise(org.dp4j.noise.GaussianNoise.insecureFixedSeed(11)).build();
+    nmf.train();
+    INDArray deviation = nmf.userFactors().sub(x0);
+    assertThat(deviation.stdNumber().doubleValue()).isCloseTo(0.1, within(0.01));
+    assertThat(Math.abs(deviation.meanNumber().doubleValue())).isLessThan(0.02);
+    assertThat(nmf.mechanism().userLearningRate()).isEqualTo(0.01);
+    assertThat(nmf.mechanism().learningRate()).isEqualTo(1.0);
+    assertThat(nmf.mechanism().toString()).contains("eta_X=0.01");
+  }
+
+  @Test
   void nonPrivateMiniBatchBcdFitsWellBelowTenPercent() {
     // Chen & Liu Table 2 report 0.015 (±0.012) for non-private MBCD at b = 100
     assertThat(initialError).isGreaterThan(0.5);
@@ -92,6 +129,8 @@ class DpNmfTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was 0.0");
     assertThatThrownBy(() -> DpNmf.builder(m, 300)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("300");
+    assertThatThrownBy(() -> base(1).userLearningRate(-0.1).nonPrivate().build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("eta_X").hasMessageContaining("-0.1");
     assertThatThrownBy(() -> base(1).nonPrivate().build().mechanism())
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("non-private");
   }

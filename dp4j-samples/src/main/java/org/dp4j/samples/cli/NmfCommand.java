@@ -59,6 +59,11 @@ final class NmfCommand implements Callable<Integer> {
   @Option(names = "--learning-rate", defaultValue = "1.0", paramLabel = "ETA", description = "eta (default: 1).")
   double learningRate;
 
+  @Option(names = "--user-learning-rate", paramLabel = "ETA_X",
+      description = "eta_X of the user rows X_i: their step (cap) and noise N(0, 2*eta_X*o*I) (default: --learning-rate). "
+          + "A row's curvature ||YY^T|| sums over all items, Y's is a batch mean, so fixed steps need eta_X << eta.")
+  Double userLearningRate;
+
   @Option(names = "--noise-variance", defaultValue = "0.001", paramLabel = "O",
       description = "Noise temperature o: N(0, 2*eta*o*I) per step on X rows and Y (default: 0.001, the paper's).")
   double noiseVariance;
@@ -82,7 +87,8 @@ final class NmfCommand implements Callable<Integer> {
   double delta;
 
   @Option(names = "--seed", defaultValue = "2013", paramLabel = "S",
-      description = "Seed of the synthetic data and of the initial factors (the noise and partition are secure).")
+      description = "Seed of the synthetic data; the initial factors take the generator's next draw as their seed, "
+          + "never the data's own draws (the noise and partition are secure).")
   long seed;
 
   @Option(names = "--json", description = "Print one JSON object.")
@@ -94,6 +100,9 @@ final class NmfCommand implements Callable<Integer> {
     validate(cmd);
     Random rnd = new Random(seed);
     INDArray m = uniform(rnd, rows, rank).mmul(uniform(rnd, rank, columns));
+    // DpNmf draws X0 then Y0 exactly as above: seeded with `seed` they were 0.3 times the generating factors
+    long initSeed = rnd.nextLong();
+    double etaX = userLearningRate != null ? userLearningRate : learningRate;
     NmfStepRule rule = switch (stepRule.toLowerCase(Locale.ROOT)) {
       case "curvature" -> NmfStepRule.CURVATURE_SCALED;
       case "fixed" -> NmfStepRule.FIXED;
@@ -102,10 +111,10 @@ final class NmfCommand implements Callable<Integer> {
     };
     double k = kappa;
     DpNmf reference = DpNmf.builder(m, rank).batchSize(batchSize).epochs(epochs).learningRate(learningRate)
-        .stepRule(rule, k).initialisation(seed, 0.3).nonPrivate().build();
+        .userLearningRate(etaX).stepRule(rule, k).initialisation(initSeed, 0.3).nonPrivate().build();
     reference.train();
     DpNmf dp = DpNmf.builder(m, rank).batchSize(batchSize).epochs(epochs).learningRate(learningRate)
-        .stepRule(rule, k).initialisation(seed, 0.3).clipNorm(clipNorm)
+        .userLearningRate(etaX).stepRule(rule, k).initialisation(initSeed, 0.3).clipNorm(clipNorm)
         .noiseSchedule(NoiseTemperatureSchedule.constant(noiseVariance)).build();
     dp.train();
     PrivacyLedger ledger = ledger(dp.mechanism());
@@ -116,6 +125,7 @@ final class NmfCommand implements Callable<Integer> {
     r.put("batchSize", batchSize);
     r.put("epochs", epochs);
     r.put("learningRate", learningRate);
+    r.put("userLearningRate", etaX);
     r.put("noiseVariance", noiseVariance);
     r.put("clipNorm", clipNorm);
     r.put("stepRule", rule.name().toLowerCase(Locale.ROOT));
@@ -170,6 +180,9 @@ final class NmfCommand implements Callable<Integer> {
     Checks.positive(cmd, "--columns", columns);
     Checks.positive(cmd, "--rank", rank);
     Checks.positive(cmd, "--learning-rate", learningRate);
+    if (userLearningRate != null) {
+      Checks.positive(cmd, "--user-learning-rate", userLearningRate);
+    }
     Checks.positive(cmd, "--noise-variance", noiseVariance);
     Checks.positive(cmd, "--clip-norm", clipNorm);
     Checks.delta(cmd, delta);
