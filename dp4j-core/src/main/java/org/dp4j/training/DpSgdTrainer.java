@@ -4,20 +4,13 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.accounting.ledger.CompositionStepAccountant;
-import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.FixedPartitionCompositionStepAccountant;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.accounting.ledger.StepAccountant;
-import org.dp4j.noise.GaussianNoise;
-import org.dp4j.noise.NoiseSource;
-import org.dp4j.noise.PrefetchingNoise;
 import org.dp4j.sampling.BatchSampler;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
@@ -54,30 +47,23 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
   private final IndexedData data;
   private final BatchSampler sampler;
   private final PrivacyLedger ledger;
-  private final int epochs;
+  private final LedgerEpochLoop loop;
   private final DpSgdStep step;
-  private final List<Consumer<LedgerRow>> onEpoch;
-  private final Runnable onStep;
   private final int physicalBatchSize;
   private final Optional<String> voidBecause;
-  private int completed;
-  private StopReason stopped;
-  private boolean planChecked;
 
-  private DpSgdTrainer(Builder b) {
+  private DpSgdTrainer(Builder b, LedgerEpochLoop loop) {
     this.physicalBatchSize = b.physicalBatchSize;
     this.net = b.net;
     this.data = b.data;
     this.sampler = b.sampler;
-    this.ledger = b.ledger;
-    this.epochs = b.epochs;
-    this.onEpoch = List.copyOf(b.onEpoch);
-    this.onStep = b.onStep;
+    this.loop = loop;
+    this.ledger = loop.ledger();
     if (net instanceof PrivateTraining p) {
       p.claimAccounting(this);   // a PrivacyLedgerListener on the same network would count every step twice
     }
-    this.step = DpSgdStep.withInsecureNoise(net, b.noise);   // secure unless insecureNoise() opted out
-    this.voidBecause = b.noise.isSecure() ? Optional.empty() : Optional.of(INSECURE);
+    this.step = DpSgdStep.withInsecureNoise(net, b.noiseSource());   // secure unless insecureNoise() opted out
+    this.voidBecause = b.noiseSource().isSecure() ? Optional.empty() : Optional.of(INSECURE);
     voidBecause.ifPresent(ledger::voidGuarantees);
     DpSgd dp = step.config();
     checkArgument(sampler.plan().datasetSize() == data.size(),
@@ -86,7 +72,6 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
     for (var a : ledger.accountants()) {
       requireCovers(a, dp);
     }
-    this.completed = ledger.epochsCompleted();
   }
 
   /**
@@ -118,48 +103,32 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
 
   @Override
   public boolean trainEpoch() {
-    checkState(!isFinished(), "training is finished (%s after %s epochs)", stopped, completed);
-    int stepsPerEpoch = sampler.plan().stepsPerEpoch();
-    if (!planChecked) {
-      ledger.stepsWithinBudget((long) (epochs - completed) * stepsPerEpoch); // the plan's budget check, once
-      planChecked = true;
-    }
-    int epoch = completed + 1;
-    for (int s = 0; s < stepsPerEpoch; s++) {
-      if (!ledger.tryStep()) {
-        stopped = StopReason.BUDGET;
-        closeRow(epoch, true);
-        return false;
-      }
-      takeStep(sampler.nextBatch());
-      onStep.run();
-    }
-    completed++;
-    // Before the callbacks: a model saved there (a checkpoint) carries the epochs it has finished, so a resumed
-    // run (and an epoch-based learning-rate schedule) continues from the right epoch.
-    net.incrementEpochCount();
-    if (completed == epochs) {
-      stopped = StopReason.COMPLETED;
-    }
-    closeRow(epoch, false);
-    return true;
+    return loop.runEpoch(sampler.plan().stepsPerEpoch(), this::tryStep);
   }
 
   @Override
   public boolean isFinished() {
-    return stopped != null || completed >= epochs;
+    return loop.isFinished();
   }
 
   @Override
   public int epochsCompleted() {
-    return completed;
+    return loop.epochsCompleted();
   }
 
   /** The network, the ledger and why training ended (COMPLETED while epochs remain). */
   @Override
   public TrainingResult result() {
-    return new TrainingResult(net, ledger, stopped == null ? StopReason.COMPLETED : stopped, completed,
-        ledger.steps(), voidBecause);
+    return new TrainingResult(net, ledger, loop.stopReason(), loop.epochsCompleted(), ledger.steps(), voidBecause);
+  }
+
+  /** Counts the next step if the budget allows it, then draws its batch and takes it. */
+  private boolean tryStep(int epoch, int stepInEpoch) {
+    if (!ledger.tryStep()) {
+      return false;
+    }
+    takeStep(sampler.nextBatch());
+    return true;
   }
 
   /**
@@ -175,24 +144,11 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
     step.step();
   }
 
-  private void closeRow(int epoch, boolean partial) {
-    if (partial && ledger.stepsSinceLastRow() == 0) {
-      return;
-    }
-    LedgerRow row = partial ? ledger.closePartialEpoch(epoch) : ledger.closeEpoch(epoch);
-    onEpoch.forEach(c -> c.accept(row));
-  }
-
   /** Builder; network, data, sampler, ledger and epochs are required. */
-  public static final class Builder {
+  public static final class Builder extends LedgerTrainerBuilder<Builder> {
     private final MultiLayerNetwork net;
     private final IndexedData data;
     private BatchSampler sampler;
-    private PrivacyLedger ledger;
-    private int epochs = -1;
-    private NoiseSource noise;
-    private final List<Consumer<LedgerRow>> onEpoch = new ArrayList<>();
-    private Runnable onStep = () -> { };
     private int physicalBatchSize = Integer.MAX_VALUE;
 
     private Builder(MultiLayerNetwork net, IndexedData data) {
@@ -200,56 +156,14 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
       this.data = checkNotNull(data, "data");
     }
 
+    @Override
+    protected Builder self() {
+      return this;
+    }
+
     /** The batch schedule; must be Poisson for the composition accountant. */
     public Builder sampler(BatchSampler sampler) {
       this.sampler = checkNotNull(sampler, "sampler");
-      return this;
-    }
-
-    /**
-     * A fresh ledger, or one restored from a checkpoint at an epoch boundary (training then resumes
-     * with the next epoch); it enforces the budget, if it has one.
-     */
-    public Builder ledger(PrivacyLedger ledger) {
-      this.ledger = checkNotNull(ledger, "ledger");
-      return this;
-    }
-
-    public Builder epochs(int epochs) {
-      checkArgument(epochs > 0, "epochs must be > 0, was %s", epochs);
-      this.epochs = epochs;
-      return this;
-    }
-
-    /**
-     * Noise source; must be cryptographically secure ({@link NoiseSource#isSecure()}). The default is
-     * {@link GaussianNoise#secure()}, prefetched by {@link PrefetchingNoise}.
-     */
-    public Builder noise(NoiseSource noise) {
-      checkNotNull(noise, "noise");
-      checkArgument(noise.isSecure(), "the noise source %s is not cryptographically secure, so the run would carry "
-          + "no privacy guarantee; use GaussianNoise.secure(), or insecureNoise(...) in tests",
-          noise.getClass().getSimpleName());
-      this.noise = noise;
-      return this;
-    }
-
-    /**
-     * For tests and reproductions only: a noise source that is not secure (fixed seed, recording). The run then
-     * carries <b>no privacy guarantee</b>: {@link TrainingResult#guaranteesVoidBecause()} says so, and the
-     * ledger's hidden-state bounds are voided.
-     */
-    public Builder insecureNoise(NoiseSource noise) {
-      this.noise = checkNotNull(noise, "noise");
-      return this;
-    }
-
-    /**
-     * Called with each epoch's ledger row (also with the partial row of a budget stop). After a full epoch the
-     * network's {@code getEpochCount()} already counts it (a partial epoch is not counted).
-     */
-    public Builder onEpoch(Consumer<LedgerRow> consumer) {
-      onEpoch.add(checkNotNull(consumer, "consumer"));
       return this;
     }
 
@@ -265,22 +179,9 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
       return this;
     }
 
-    /** Called after every private update (e.g. a progress display). */
-    public Builder onStep(Runnable callback) {
-      this.onStep = checkNotNull(callback, "callback");
-      return this;
-    }
-
     public DpSgdTrainer build() {
       checkState(sampler != null, "a sampler is required");
-      checkState(ledger != null, "a ledger is required");
-      checkState(epochs > 0, "epochs are required");
-      checkState(ledger.stepsSinceLastRow() == 0,
-          "the ledger must be fresh or restored at an epoch boundary, it has %s steps", ledger.steps());
-      if (noise == null) {
-        noise = PrefetchingNoise.secure();
-      }
-      return new DpSgdTrainer(this);
+      return new DpSgdTrainer(this, epochLoop(net::incrementEpochCount));
     }
   }
 }

@@ -1,7 +1,6 @@
 package org.dp4j.training;
 
 import static com.google.common.base.Preconditions.checkArgument;
-import static com.google.common.base.Preconditions.checkState;
 
 import java.util.Optional;
 import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
@@ -78,9 +77,7 @@ public class PrivateComputationGraph extends ComputationGraph implements Private
     conf.setEpochCount(restored.getEpochCount());
     PrivateComputationGraph graph = new PrivateComputationGraph(conf);
     graph.init(restored.params().dup(), false);
-    if (restored.getUpdater(false) != null && restored.getUpdater(false).getStateViewArray() != null) {
-      graph.getUpdater(true).getStateViewArray().assign(restored.getUpdater(false).getStateViewArray());
-    }
+    PrivateFitState.copyUpdaterState(restored.getUpdater(false), () -> graph.getUpdater(true));
     return graph;
   }
 
@@ -121,8 +118,7 @@ public class PrivateComputationGraph extends ComputationGraph implements Private
   /** One epoch of private steps over a {@link SampledDataSetIterator}; any other iterator is refused. */
   @Override
   public void fit(DataSetIterator iterator) {
-    state.useIterator(iterator);
-    state.step(() -> super.fit(iterator));
+    state.fitIterator(iterator, () -> super.fit(iterator));
   }
 
   /**
@@ -135,15 +131,13 @@ public class PrivateComputationGraph extends ComputationGraph implements Private
       super.fit(iterator);    // DL4J's adapter of the SampledDataSetIterator passed to fit(DataSetIterator)
       return;
     }
-    state.useIterator(iterator);
-    state.step(() -> super.fit(iterator));
+    state.fitIterator(iterator, () -> super.fit(iterator));
   }
 
   /** One private step on a batch drawn by a {@link SampledDataSetIterator} (as DL4J's early stopping calls it). */
   @Override
   public void fit(DataSet data) {
-    state.useBatch(data);
-    state.step(() -> super.fit(data));
+    state.fitBatch(data, () -> super.fit(data));
   }
 
   /** One private step on a batch drawn by a {@link SampledMultiDataSetIterator} (as early stopping calls it). */
@@ -153,15 +147,13 @@ public class PrivateComputationGraph extends ComputationGraph implements Private
       super.fit(data);
       return;
     }
-    state.useBatch(data);
-    state.step(() -> super.fit(data));
+    state.fitBatch(data, () -> super.fit(data));
   }
 
   /** Refused unless called by this class's own {@code fit}: raw arrays carry no sampling the accountant knows. */
   @Override
   public void fit(INDArray[] inputs, INDArray[] labels, INDArray[] featureMasks, INDArray[] labelMasks) {
-    checkState(state.stepping(), "fit(inputs, labels) on raw arrays is not a private step (the accountant cannot "
-        + "know how they were sampled); fit a SampledDataSetIterator or its SampledBatch instead");
+    state.checkRawArraysInsideStep("fit(inputs, labels)");
     super.fit(inputs, labels, featureMasks, labelMasks);
   }
 

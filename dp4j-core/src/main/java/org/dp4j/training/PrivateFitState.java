@@ -6,6 +6,7 @@ import static com.google.common.base.Preconditions.checkState;
 
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.deeplearning4j.nn.api.Updater;
 import org.dp4j.noise.NoiseSource;
 import org.dp4j.noise.PrefetchingNoise;
 import org.dp4j.sampling.SamplingPlan;
@@ -56,23 +57,38 @@ final class PrivateFitState {
   }
 
   /**
-   * The plan of a {@link SampledDataSetIterator} or {@link SampledMultiDataSetIterator}; refuses any other iterator,
-   * naming the sampler to use.
+   * Runs DL4J's {@code fit} over {@code iterator} as private steps, after taking the plan of a
+   * {@link SampledDataSetIterator} or {@link SampledMultiDataSetIterator}; refuses any other iterator, naming the
+   * sampler to use.
    */
-  void useIterator(Object iterator) {
+  void fitIterator(Object iterator, Runnable fit) {
     checkArgument(iterator instanceof DrawnBySampler, "%s is not a sampler the privacy accountant covers; "
         + "wrap the data in SampledDataSetIterator.poisson(IndexedData.of(dataSet), expectedBatchSize) (or "
         + "SampledDataSetIterator.shuffleOnce for the fixed-partition accountants; SampledMultiDataSetIterator for a "
         + "graph with several inputs or outputs)", iterator.getClass().getSimpleName());
     usePlan(((DrawnBySampler) iterator).plan());
+    step(fit);
   }
 
-  /** The plan of a {@link SampledBatch} or {@link SampledMultiBatch}; refuses any other batch. */
-  void useBatch(Object batch) {
+  /**
+   * Runs DL4J's {@code fit} on {@code batch} as one private step, after taking the plan of a {@link SampledBatch} or
+   * {@link SampledMultiBatch}; refuses any other batch.
+   */
+  void fitBatch(Object batch, Runnable fit) {
     checkArgument(batch instanceof DrawnBySampler, "a private step needs a batch drawn by a sampler the accountant "
         + "covers, was %s; take batches from SampledDataSetIterator.poisson(...) or .shuffleOnce(...) "
         + "(SampledMultiDataSetIterator for a graph with several inputs or outputs)", batch.getClass().getSimpleName());
     usePlan(((DrawnBySampler) batch).plan());
+    step(fit);
+  }
+
+  /**
+   * Refuses DL4J's {@code fit} on raw arrays ({@code call}) unless a private step of this model is running: raw
+   * arrays carry no sampling the accountant knows.
+   */
+  void checkRawArraysInsideStep(String call) {
+    checkState(stepping, "%s on raw arrays is not a private step (the accountant cannot know how they were "
+        + "sampled); fit a SampledDataSetIterator or its SampledBatch instead", call);
   }
 
   private void usePlan(SamplingPlan next) {
@@ -83,7 +99,7 @@ final class PrivateFitState {
   }
 
   /** Runs DL4J's {@code fit} as private steps: gradients are computed only inside, and DpSgd accepts them. */
-  void step(Runnable fit) {
+  private void step(Runnable fit) {
     boolean outer = stepping;
     stepping = true;
     try {
@@ -110,6 +126,16 @@ final class PrivateFitState {
    */
   int batchSize(int outside) {
     return stepping ? Math.max(dlDividesBy, 1) : outside;
+  }
+
+  /**
+   * Carries the updater state (momentum, Adam moments) of a restored private model into the private copy made by
+   * {@code resume}; nothing if the restored model never had one.
+   */
+  static void copyUpdaterState(Updater restored, Supplier<Updater> copy) {
+    if (restored != null && restored.getStateViewArray() != null) {
+      copy.get().getStateViewArray().assign(restored.getStateViewArray());
+    }
   }
 
   private PrivateGradient gradient() {

@@ -1,7 +1,6 @@
 package org.dp4j.training;
 
 import static com.google.common.base.Preconditions.checkArgument;
-import static com.google.common.base.Preconditions.checkState;
 
 import java.util.Optional;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
@@ -95,9 +94,7 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
     DpSgdStep.configOf(restored);   // refuses a network that is not private
     PrivateMultiLayerNetwork net = new PrivateMultiLayerNetwork(restored.getLayerWiseConfigurations().clone());
     net.init(restored.params().dup(), false);
-    if (restored.getUpdater() != null && restored.getUpdater().getStateViewArray() != null) {
-      net.getUpdater().getStateViewArray().assign(restored.getUpdater().getStateViewArray());
-    }
+    PrivateFitState.copyUpdaterState(restored.getUpdater(), net::getUpdater);
     return net;
   }
 
@@ -138,22 +135,19 @@ public class PrivateMultiLayerNetwork extends MultiLayerNetwork implements Priva
   /** One epoch of private steps over a {@link SampledDataSetIterator}; any other iterator is refused. */
   @Override
   public void fit(DataSetIterator iterator) {
-    state.useIterator(iterator);
-    state.step(() -> super.fit(iterator));
+    state.fitIterator(iterator, () -> super.fit(iterator));
   }
 
   /** One private step on a batch drawn by a {@link SampledDataSetIterator} (as DL4J's early stopping calls it). */
   @Override
   public void fit(DataSet data) {
-    state.useBatch(data);
-    state.step(() -> super.fit(data));
+    state.fitBatch(data, () -> super.fit(data));
   }
 
   /** Refused unless called by this class's own {@code fit}: raw arrays carry no sampling the accountant knows. */
   @Override
   public synchronized void fit(INDArray features, INDArray labels, INDArray featuresMask, INDArray labelsMask) {
-    checkState(state.stepping(), "fit(features, labels) on raw arrays is not a private step (the accountant cannot "
-        + "know how they were sampled); fit a SampledDataSetIterator or its SampledBatch instead");
+    state.checkRawArraysInsideStep("fit(features, labels)");
     super.fit(features, labels, featuresMask, labelsMask);
   }
 

@@ -30,16 +30,15 @@ import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
  * <p>Not thread-safe; asynchronous prefetching is off (DL4J's {@code AsyncDataSetIterator} would draw batches on
  * another thread ahead of the budget check).
  */
-public final class SampledDataSetIterator implements DataSetIterator, DrawnBySampler {
+public final class SampledDataSetIterator extends SamplerIterator<DataSet, DataSetPreProcessor>
+    implements DataSetIterator {
   private static final long serialVersionUID = 1L;
 
   private final transient IndexedData data;
-  private final transient SamplerCursor cursor;
-  private transient DataSetPreProcessor preProcessor;
 
   private SampledDataSetIterator(IndexedData data, BatchSampler sampler) {
-    this.data = checkNotNull(data, "data");
-    this.cursor = new SamplerCursor(sampler, data.size());
+    super(sampler, checkNotNull(data, "data").size());
+    this.data = data;
   }
 
   /** Poisson sampling with rate q = expectedBatchSize / n from a secure generator. */
@@ -72,35 +71,24 @@ public final class SampledDataSetIterator implements DataSetIterator, DrawnBySam
     return new SampledDataSetIterator(data, sampler);
   }
 
-  /** How batches are drawn: scheme, n, q, expected batch size, steps per epoch. */
-  @Override
-  public SamplingPlan plan() {
-    return cursor.plan();
-  }
-
-  /** Batches left in the current epoch. */
-  public int remainingInEpoch() {
-    return cursor.remainingInEpoch();
-  }
-
-  @Override
-  public boolean hasNext() {
-    return cursor.hasNext();
-  }
-
   @Override
   public SampledBatch next() {
-    DataSet rows = data.rows(cursor.next());
-    if (preProcessor != null && rows.numExamples() > 0) {
-      preProcessor.preProcess(rows);
-    }
-    return new SampledBatch(rows, cursor.plan());
+    return new SampledBatch(nextRows(), plan());
   }
 
-  /** Refused: the batch size is the sampler's, not the caller's. */
   @Override
-  public DataSet next(int num) {
-    throw cursor.fixedSizeRefused();
+  DataSet rows(int[] indices) {
+    return data.rows(indices);
+  }
+
+  @Override
+  long size(DataSet batch) {
+    return batch.numExamples();
+  }
+
+  @Override
+  void preProcess(DataSetPreProcessor preProcessor, DataSet batch) {
+    preProcessor.preProcess(batch);
   }
 
   @Override
@@ -114,39 +102,8 @@ public final class SampledDataSetIterator implements DataSetIterator, DrawnBySam
   }
 
   @Override
-  public boolean resetSupported() {
-    return true;
-  }
-
-  /** Off: batches are drawn on the training thread, one at a time, as the steps are taken. */
-  @Override
-  public boolean asyncSupported() {
-    return false;
-  }
-
-  /**
-   * Starts a new epoch. The sampler is not rewound: Poisson batches are fresh draws anyway, and a shuffle-once
-   * partition keeps its cyclic order (its accountant assumes that order, not a restart).
-   */
-  @Override
-  public void reset() {
-    cursor.reset();
-  }
-
-  @Override
   public int batch() {
-    return (int) Math.round(cursor.plan().expectedBatchSize());
-  }
-
-  /** A per-example transformation (e.g. a normaliser fitted on public statistics) applied to each batch. */
-  @Override
-  public void setPreProcessor(DataSetPreProcessor preProcessor) {
-    this.preProcessor = preProcessor;
-  }
-
-  @Override
-  public DataSetPreProcessor getPreProcessor() {
-    return preProcessor;
+    return (int) Math.round(plan().expectedBatchSize());
   }
 
   @Override

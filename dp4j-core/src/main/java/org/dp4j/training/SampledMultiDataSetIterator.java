@@ -30,16 +30,15 @@ import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
  * <p>Not thread-safe; asynchronous prefetching is off (batches are drawn on the training thread, as the steps are
  * taken, never ahead of the budget check).
  */
-public final class SampledMultiDataSetIterator implements MultiDataSetIterator, DrawnBySampler {
+public final class SampledMultiDataSetIterator extends SamplerIterator<MultiDataSet, MultiDataSetPreProcessor>
+    implements MultiDataSetIterator {
   private static final long serialVersionUID = 1L;
 
   private final transient IndexedMultiData data;
-  private final transient SamplerCursor cursor;
-  private transient MultiDataSetPreProcessor preProcessor;
 
   private SampledMultiDataSetIterator(IndexedMultiData data, BatchSampler sampler) {
-    this.data = checkNotNull(data, "data");
-    this.cursor = new SamplerCursor(sampler, data.size());
+    super(sampler, checkNotNull(data, "data").size());
+    this.data = data;
   }
 
   /** Poisson sampling with rate q = expectedBatchSize / n from a secure generator. */
@@ -73,62 +72,23 @@ public final class SampledMultiDataSetIterator implements MultiDataSetIterator, 
     return new SampledMultiDataSetIterator(data, sampler);
   }
 
-  /** How batches are drawn: scheme, n, q, expected batch size, steps per epoch. */
-  @Override
-  public SamplingPlan plan() {
-    return cursor.plan();
-  }
-
-  /** Batches left in the current epoch. */
-  public int remainingInEpoch() {
-    return cursor.remainingInEpoch();
-  }
-
-  @Override
-  public boolean hasNext() {
-    return cursor.hasNext();
-  }
-
   @Override
   public SampledMultiBatch next() {
-    MultiDataSet rows = data.rows(cursor.next());
-    if (preProcessor != null && rows.getFeatures(0).size(0) > 0) {
-      preProcessor.preProcess(rows);
-    }
-    return new SampledMultiBatch(rows, cursor.plan());
-  }
-
-  /** Refused: the batch size is the sampler's, not the caller's. */
-  @Override
-  public MultiDataSet next(int num) {
-    throw cursor.fixedSizeRefused();
+    return new SampledMultiBatch(nextRows(), plan());
   }
 
   @Override
-  public boolean resetSupported() {
-    return true;
-  }
-
-  /** Off: batches are drawn on the training thread, one at a time, as the steps are taken. */
-  @Override
-  public boolean asyncSupported() {
-    return false;
-  }
-
-  /** Starts a new epoch (the sampler is not rewound, see {@link SampledDataSetIterator#reset()}). */
-  @Override
-  public void reset() {
-    cursor.reset();
-  }
-
-  /** A per-example transformation (e.g. a normaliser fitted on public statistics) applied to each batch. */
-  @Override
-  public void setPreProcessor(MultiDataSetPreProcessor preProcessor) {
-    this.preProcessor = preProcessor;
+  MultiDataSet rows(int[] indices) {
+    return data.rows(indices);
   }
 
   @Override
-  public MultiDataSetPreProcessor getPreProcessor() {
-    return preProcessor;
+  long size(MultiDataSet batch) {
+    return batch.getFeatures(0).size(0);
+  }
+
+  @Override
+  void preProcess(MultiDataSetPreProcessor preProcessor, MultiDataSet batch) {
+    preProcessor.preProcess(batch);
   }
 }

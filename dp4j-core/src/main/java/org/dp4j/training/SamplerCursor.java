@@ -8,9 +8,9 @@ import org.dp4j.sampling.BatchSampler;
 import org.dp4j.sampling.SamplingPlan;
 
 /**
- * The epoch position of a sampler iterator ({@link SampledDataSetIterator}, {@link SampledMultiDataSetIterator}):
- * one epoch is {@link SamplingPlan#stepsPerEpoch()} batches of indices drawn from the sampler, one per call, on the
- * calling thread. Not thread-safe.
+ * The epoch position of a {@link SamplerIterator} ({@link SampledDataSetIterator},
+ * {@link SampledMultiDataSetIterator}): one epoch is {@link SamplingPlan#stepsPerEpoch()} batches of indices drawn
+ * from the sampler, one per call, on the calling thread. Not thread-safe.
  */
 final class SamplerCursor {
   private final BatchSampler sampler;

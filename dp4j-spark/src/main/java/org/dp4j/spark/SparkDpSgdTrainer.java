@@ -4,23 +4,19 @@ import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
 import org.apache.spark.api.java.JavaRDD;
 import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
-import org.dp4j.accounting.ledger.LedgerRow;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.accounting.ledger.StepAccountant;
 import org.dp4j.noise.NoiseSource;
-import org.dp4j.noise.PrefetchingNoise;
 import org.dp4j.sampling.SamplingPlan;
 import org.dp4j.sampling.SamplingScheme;
 import org.dp4j.training.AccountantCoverage;
+import org.dp4j.training.LedgerEpochLoop;
+import org.dp4j.training.LedgerTrainerBuilder;
 import org.dp4j.training.NetworkCoverage;
-import org.dp4j.training.StopReason;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -65,30 +61,24 @@ public final class SparkDpSgdTrainer {
   private static final Logger LOG = LoggerFactory.getLogger(SparkDpSgdTrainer.class);
 
   private final Model model;
-  private final Runnable nextEpoch;
   private final DpSgdStep step;
   private final PrivacyLedger ledger;
-  private final int epochs;
+  private final LedgerEpochLoop loop;
   private final int maxStepAttempts;
   private final SamplingPlan plan;
   private final DistributedClippedSum clippedSum;
-  private final List<Consumer<LedgerRow>> onEpoch;
-  private final Runnable onStep;
   private int failedAttempts;
+  private long taken;
 
-  private SparkDpSgdTrainer(Builder b) {
+  private SparkDpSgdTrainer(Builder b, LedgerEpochLoop loop, NoiseSource noise) {
     checkArgument(!b.data.context().getConf().getBoolean("spark.speculation", false), "spark.speculation is on: "
         + "speculative copies of a step's tasks would be refused and fail the step; turn it off for DP-SGD");
     this.model = b.model;
-    this.step = b.model instanceof MultiLayerNetwork net ? DpSgdStep.withInsecureNoise(net, b.noise)
-        : DpSgdStep.withInsecureNoise((ComputationGraph) b.model, b.noise);   // secure unless insecureNoise()
-    this.nextEpoch = b.model instanceof MultiLayerNetwork net ? net::incrementEpochCount
-        : ((ComputationGraph) b.model)::incrementEpochCount;
-    this.ledger = b.ledger;
-    this.epochs = b.epochs;
+    this.step = b.model instanceof MultiLayerNetwork net ? DpSgdStep.withInsecureNoise(net, noise)
+        : DpSgdStep.withInsecureNoise((ComputationGraph) b.model, noise);   // secure unless insecureNoise()
+    this.loop = loop;
+    this.ledger = loop.ledger();
     this.maxStepAttempts = b.maxStepAttempts;
-    this.onEpoch = List.copyOf(b.onEpoch);
-    this.onStep = b.onStep;
     DpSgd dp = step.config();
     long n = b.data.count();
     checkArgument(n > 0 && n <= Integer.MAX_VALUE, "the data set must have 1 to 2^31 - 1 records, has %s", n);
@@ -96,7 +86,7 @@ public final class SparkDpSgdTrainer {
     checkArgument(expected <= n, "the DpSgd's expected batch size %s exceeds the %s records", expected, (Object) n);
     this.plan = new SamplingPlan(SamplingScheme.POISSON, (int) n, expected / n, expected,
         (int) Math.ceil(n / expected), 0);
-    if (!b.noise.isSecure()) {
+    if (!noise.isSecure()) {
       ledger.voidHiddenState("the noise source is not cryptographically secure (insecureNoise): whoever knows its "
           + "seed can remove the noise");
     }
@@ -124,34 +114,34 @@ public final class SparkDpSgdTrainer {
 
   /** Runs until every epoch is done or the budget would be exceeded by the next update. */
   public SparkTrainingResult train() {
-    int completed = ledger.epochsCompleted();
-    // The exact number of further steps the budget allows (PrivacyLedger#tryStep agrees with it step by step).
-    long allowed = ledger.stepsWithinBudget((long) (epochs - completed) * plan.stepsPerEpoch());
-    long taken = 0;
     try {
-      for (int epoch = completed + 1; epoch <= epochs; epoch++) {
-        for (int s = 0; s < plan.stepsPerEpoch(); s++) {
-          if (taken == allowed) {
-            closeRow(epoch, true);
-            return result(StopReason.BUDGET, completed);
-          }
-          INDArray sum = aggregate(epoch, s);
-          // Counted once the sum exists, before the noisy update is applied; never false within the allowance.
-          checkState(ledger.tryStep(), "the ledger refused step %s within the %s steps it allowed", taken + 1,
-              allowed);
-          step.accumulateClippedSum(sum);
-          step.step();
-          taken++;
-          onStep.run();
-        }
-        completed++;
-        nextEpoch.run();
-        closeRow(epoch, false);
+      while (!loop.isFinished() && loop.runEpoch(plan.stepsPerEpoch(), this::tryStep)) {
+        // one epoch per turn; the loop closes the ledger rows
       }
-      return result(StopReason.COMPLETED, completed);
+      return new SparkTrainingResult(model, ledger, loop.stopReason(), loop.epochsCompleted(), ledger.steps(),
+          failedAttempts);
     } finally {
       clippedSum.close();
     }
+  }
+
+  /**
+   * One step if the budget allows it: the clipped sum from the cluster, counted by the ledger once it exists (a
+   * failed job is never counted), then noise and the update on the driver.
+   */
+  private boolean tryStep(int epoch, int stepInEpoch) {
+    // The exact number of further steps the budget allows (PrivacyLedger#tryStep agrees with it step by step).
+    if (taken == loop.stepsAllowed()) {
+      return false;
+    }
+    INDArray sum = aggregate(epoch, stepInEpoch);
+    // Counted once the sum exists, before the noisy update is applied; never false within the allowance.
+    checkState(ledger.tryStep(), "the ledger refused step %s within the %s steps it allowed", taken + 1,
+        loop.stepsAllowed());
+    step.accumulateClippedSum(sum);
+    step.step();
+    taken++;
+    return true;
   }
 
   /** The step's clipped sum, with the failure policy of {@link Builder#maxStepAttempts}. */
@@ -162,7 +152,7 @@ public final class SparkDpSgdTrainer {
       } catch (Exception e) {   // Spark's SparkException is checked but undeclared
         failedAttempts++;
         if (attempt >= maxStepAttempts) {
-          closeRow(epoch, true);
+          loop.closePartialRow(epoch);
           throw new DistributedStepException(String.format("step %d of epoch %d failed %d time(s) on the cluster "
               + "and was not applied; the ledger counts exactly the %d steps applied (the model holds their "
               + "result). Cause: %s", stepInEpoch + 1, epoch, attempt, ledger.steps(), e.getMessage()), e);
@@ -173,30 +163,13 @@ public final class SparkDpSgdTrainer {
     }
   }
 
-  private void closeRow(int epoch, boolean partial) {
-    if (partial && ledger.stepsSinceLastRow() == 0) {
-      return;
-    }
-    LedgerRow row = partial ? ledger.closePartialEpoch(epoch) : ledger.closeEpoch(epoch);
-    onEpoch.forEach(c -> c.accept(row));
-  }
-
-  private SparkTrainingResult result(StopReason reason, int completed) {
-    return new SparkTrainingResult(model, ledger, reason, completed, ledger.steps(), failedAttempts);
-  }
-
   /** Builder; data, network, ledger and epochs are required. */
-  public static final class Builder {
+  public static final class Builder extends LedgerTrainerBuilder<Builder> {
     private final JavaRDD<LabelledRecord> data;
     private final Model model;
-    private PrivacyLedger ledger;
-    private int epochs = -1;
-    private NoiseSource noise;
     private int microBatchSize = 256;
     private int treeDepth = 2;
     private int maxStepAttempts = 1;
-    private final List<Consumer<LedgerRow>> onEpoch = new ArrayList<>();
-    private Runnable onStep = () -> { };
 
     private Builder(JavaRDD<LabelledRecord> data, Model model) {
       this.data = checkNotNull(data, "data");
@@ -204,27 +177,8 @@ public final class SparkDpSgdTrainer {
       checkArgument(model.params() != null, "network must be initialised (call init())");
     }
 
-    /** A fresh ledger (or one restored at an epoch boundary) whose accountants cover this run's mechanism. */
-    public Builder ledger(PrivacyLedger ledger) {
-      this.ledger = checkNotNull(ledger, "ledger");
-      return this;
-    }
-
-    public Builder epochs(int epochs) {
-      checkArgument(epochs > 0, "epochs must be > 0, was %s", epochs);
-      this.epochs = epochs;
-      return this;
-    }
-
-    /** Secure noise source of the driver (default {@link PrefetchingNoise#secure()}). */
-    public Builder noise(NoiseSource noise) {
-      this.noise = DpSgdStep.requireSecure(noise);
-      return this;
-    }
-
-    /** For tests and reproductions only: noise that is not secure; the run then carries <b>no guarantee</b>. */
-    public Builder insecureNoise(NoiseSource noise) {
-      this.noise = checkNotNull(noise, "noise");
+    @Override
+    protected Builder self() {
       return this;
     }
 
@@ -253,27 +207,11 @@ public final class SparkDpSgdTrainer {
       return this;
     }
 
-    /** Called with each epoch's ledger row (also with the partial row of a budget stop or a failed step). */
-    public Builder onEpoch(Consumer<LedgerRow> consumer) {
-      onEpoch.add(checkNotNull(consumer, "consumer"));
-      return this;
-    }
-
-    /** Called after every applied update. */
-    public Builder onStep(Runnable callback) {
-      this.onStep = checkNotNull(callback, "callback");
-      return this;
-    }
-
     public SparkDpSgdTrainer build() {
-      checkState(ledger != null, "a ledger is required");
-      checkState(epochs > 0, "epochs are required");
-      checkState(ledger.stepsSinceLastRow() == 0,
-          "the ledger must be fresh or restored at an epoch boundary, it has %s steps", ledger.steps());
-      if (noise == null) {
-        noise = PrefetchingNoise.secure();
-      }
-      return new SparkDpSgdTrainer(this);
+      Runnable nextEpoch = model instanceof MultiLayerNetwork net ? net::incrementEpochCount
+          : ((ComputationGraph) model)::incrementEpochCount;
+      LedgerEpochLoop loop = epochLoop(nextEpoch);
+      return new SparkDpSgdTrainer(this, loop, noiseSource());
     }
   }
 }

@@ -112,10 +112,7 @@ public final class DpMbcdConfig {
   }
 
   /** Builder; the names follow the paper's symbols. */
-  public static final class Builder {
-    private double stepSize = Double.NaN;
-    private long datasetSize = -1;
-    private int batchSize = -1;
+  public static final class Builder extends ShuffleOnceDescentBuilder<Builder> {
     private NoiseTemperatureSchedule noiseTemperature;
     private DpMbcdMode mode = DpMbcdMode.SAFE;
     private boolean batchSums;
@@ -125,6 +122,11 @@ public final class DpMbcdConfig {
 
     private Builder() {}
 
+    @Override
+    Builder self() {
+      return this;
+    }
+
     /**
      * Marks the configuration as the accounting of a mechanism the theorem does not cover (e.g. DP-NMF's
      * curvature-scaled steps, DP-MBCD's proximal-point step), kept to reproduce a paper: its bound is reported as the
@@ -133,27 +135,6 @@ public final class DpMbcdConfig {
     public Builder notCertified(String reason) {
       checkArgument(reason != null && !reason.isBlank(), "a reason is required, was '%s'", reason);
       this.notCertifiedBecause = reason;
-      return this;
-    }
-
-    /** η &gt; 0, the step size of every block update. */
-    public Builder stepSize(double eta) {
-      checkArgument(eta > 0 && Double.isFinite(eta), "step size η must be finite and > 0, was %s", eta);
-      this.stepSize = eta;
-      return this;
-    }
-
-    /** n, the number of training examples. */
-    public Builder datasetSize(long n) {
-      checkArgument(n >= 1, "dataset size n must be >= 1, was %s", n);
-      this.datasetSize = n;
-      return this;
-    }
-
-    /** b, the mini-batch size. */
-    public Builder batchSize(int b) {
-      checkArgument(b >= 1, "batch size b must be >= 1, was %s", b);
-      this.batchSize = b;
       return this;
     }
 

@@ -176,11 +176,8 @@ public final class YeShokriConfig {
   }
 
   /** Builder; names follow the paper's symbols. */
-  public static final class Builder {
-    private long datasetSize = -1;
-    private int batchSize = -1;
+  public static final class Builder extends ShuffleOnceDescentBuilder<Builder> {
     private int epochs = -1;
-    private double stepSize = Double.NaN;
     private double strongConvexity = Double.NaN;
     private double smoothness = Double.NaN;
     private double gradientSensitivity = Double.NaN;
@@ -193,17 +190,8 @@ public final class YeShokriConfig {
 
     private Builder() {}
 
-    /** n, the number of training examples. */
-    public Builder datasetSize(long n) {
-      checkArgument(n >= 1, "dataset size n must be >= 1, was %s", n);
-      this.datasetSize = n;
-      return this;
-    }
-
-    /** b, the mini-batch size. */
-    public Builder batchSize(int b) {
-      checkArgument(b >= 1, "batch size b must be >= 1, was %s", b);
-      this.batchSize = b;
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -211,13 +199,6 @@ public final class YeShokriConfig {
     public Builder epochs(int k) {
       checkArgument(k >= 1, "epochs K must be >= 1, was %s", k);
       this.epochs = k;
-      return this;
-    }
-
-    /** η &gt; 0. */
-    public Builder stepSize(double eta) {
-      checkArgument(eta > 0 && Double.isFinite(eta), "step size η must be finite and > 0, was %s", eta);
-      this.stepSize = eta;
       return this;
     }
 

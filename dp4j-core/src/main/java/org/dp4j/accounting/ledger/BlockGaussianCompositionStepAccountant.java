@@ -6,10 +6,8 @@ import static com.google.common.base.Preconditions.checkState;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
 import org.dp4j.sampling.SamplingPlan;
 
@@ -41,14 +39,11 @@ import org.dp4j.sampling.SamplingPlan;
  *
  * <p>Not thread-safe.
  */
-public final class BlockGaussianCompositionStepAccountant implements RdpStepAccountant {
+public final class BlockGaussianCompositionStepAccountant extends FixedPartitionRdpAccountant {
   public static final String NAME = "fixed-partition-block-gaussian-rdp";
   public static final String THEOREM = "Gaussian RDP αΔ²/(2σ²) per released block step (Mironov 2017, Prop. 7), "
       + "composed over blocks and steps (Prop. 1); one batch per epoch reads a record (fixed partition)";
 
-  private final int usableRecords;
-  private final int batchSize;
-  private final int stepsPerEpoch;
   private final int epochs;
   private final double stepSize;
   private final NoiseTemperatureSchedule schedule;
@@ -58,7 +53,6 @@ public final class BlockGaussianCompositionStepAccountant implements RdpStepAcco
   private final Orders orders;
   /** Σ over the steps taken at batch position j of Σ_d Δ_d²/(2σ²(k, j)): the RDP coefficient of α if j0 = j. */
   private final double[] coefficientByBatch;
-  private long steps;
 
   /**
    * One released block: its name, the ℓ2 replace-one sensitivity Δ of its update in the coordinates the noise is
@@ -74,9 +68,7 @@ public final class BlockGaussianCompositionStepAccountant implements RdpStepAcco
   }
 
   private BlockGaussianCompositionStepAccountant(Builder b) {
-    this.usableRecords = b.usableRecords;
-    this.batchSize = b.batchSize;
-    this.stepsPerEpoch = b.usableRecords / b.batchSize;
+    super(NAME, THEOREM, b.usableRecords, b.batchSize);
     this.epochs = b.epochs;
     this.stepSize = b.stepSize;
     this.schedule = b.schedule;
@@ -93,26 +85,6 @@ public final class BlockGaussianCompositionStepAccountant implements RdpStepAcco
 
   public List<Block> blocks() {
     return blocks;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String theorem() {
-    return THEOREM;
-  }
-
-  @Override
-  public ThreatModel threatModel() {
-    return ThreatModel.ALL_ITERATES_RELEASED;
-  }
-
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
   }
 
   @Override
@@ -137,21 +109,15 @@ public final class BlockGaussianCompositionStepAccountant implements RdpStepAcco
     return orders;
   }
 
-  @Override
-  public long steps() {
-    return steps;
-  }
-
   /** α·max_j Σ (RDP coefficients of the steps at batch position j), or +∞ beyond the planned epochs. */
   @Override
   public RdpCurve curveAfter(long more) {
-    checkArgument(more >= 0, "steps must be >= 0, was %s", more);
-    long total = steps + more;
+    long total = stepsAfter(more);
     if (total > (long) epochs * stepsPerEpoch) {
       return RdpCurve.tabulate(orders, a -> Double.POSITIVE_INFINITY);
     }
     double[] c = more == 0 ? coefficientByBatch : coefficientByBatch.clone();
-    for (long s = steps; s < total; s++) {
+    for (long s = steps(); s < total; s++) {
       int j = (int) (s % stepsPerEpoch);
       c[j] += coefficient((int) (s / stepsPerEpoch), j);
     }
@@ -171,15 +137,14 @@ public final class BlockGaussianCompositionStepAccountant implements RdpStepAcco
   }
 
   @Override
-  public void advance(long count) {
-    checkArgument(count >= 0, "steps must be >= 0, was %s", count);
+  void accountSteps(long count) {
+    long steps = steps();
     checkArgument(steps + count <= (long) epochs * stepsPerEpoch,
         "the mechanism covers %s epochs of %s steps; cannot account %s more after %s", epochs, stepsPerEpoch, count,
         steps);
-    for (long i = 0; i < count; i++) {
-      int j = (int) (steps % stepsPerEpoch);
-      coefficientByBatch[j] += coefficient((int) (steps / stepsPerEpoch), j);
-      steps++;
+    for (long s = steps; s < steps + count; s++) {
+      int j = (int) (s % stepsPerEpoch);
+      coefficientByBatch[j] += coefficient((int) (s / stepsPerEpoch), j);
     }
   }
 
@@ -217,9 +182,7 @@ public final class BlockGaussianCompositionStepAccountant implements RdpStepAcco
 
     /** N·b records used, in batches of b (the shuffle-once remainder excluded). */
     public Builder partition(int usableRecords, int batchSize) {
-      checkArgument(batchSize >= 1, "batch size b must be >= 1, was %s", batchSize);
-      checkArgument(usableRecords >= batchSize && usableRecords % batchSize == 0,
-          "usable records must be a positive multiple of the batch size b = %s, was %s", batchSize, usableRecords);
+      checkPartition(usableRecords, batchSize);
       this.usableRecords = usableRecords;
       this.batchSize = batchSize;
       return this;

@@ -8,10 +8,8 @@ import static com.google.common.base.Preconditions.checkNotNull;
 
 import java.util.List;
 import org.dp4j.accounting.GaussianRdp;
-import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpCurve;
-import org.dp4j.accounting.ThreatModel;
 
 /**
  * DP-SGD's composition bound when batches are a shuffle-once fixed partition (every record in exactly one batch
@@ -33,17 +31,13 @@ import org.dp4j.accounting.ThreatModel;
  * acc.advance(29);                 // m = 29: one epoch, RDP 2α/3.08²
  * }</pre>
  */
-public final class FixedPartitionCompositionStepAccountant implements RdpStepAccountant {
+public final class FixedPartitionCompositionStepAccountant extends FixedPartitionRdpAccountant {
   public static final String NAME = "fixed-partition-gaussian-rdp";
   public static final String THEOREM = "Gaussian RDP (Mironov 2017, Prop. 7) with replace-one sensitivity 2C, "
       + "one release per epoch (disjoint batches), composed over epochs (Prop. 1); Ye & Shokri 2022; docs/accountants.md#ye-shokri; docs/errata.md#ye-shokri-sensitivity";
 
-  private final int usableRecords;
-  private final int batchSize;
-  private final int stepsPerEpoch;
   private final double noiseMultiplier;
   private final RdpCurve perEpoch;
-  private long steps;
 
   /**
    * @param usableRecords records the partition uses, m·b (the shuffle-once remainder excluded)
@@ -52,14 +46,9 @@ public final class FixedPartitionCompositionStepAccountant implements RdpStepAcc
    */
   public FixedPartitionCompositionStepAccountant(int usableRecords, int batchSize, double noiseMultiplier,
       Orders orders) {
-    checkArgument(batchSize >= 1, "batch size b must be >= 1, was %s", batchSize);
-    checkArgument(usableRecords >= batchSize && usableRecords % batchSize == 0,
-        "usable records must be a positive multiple of the batch size b = %s, was %s", batchSize, usableRecords);
+    super(NAME, THEOREM, usableRecords, batchSize);
     checkArgument(noiseMultiplier > 0 && Double.isFinite(noiseMultiplier),
         "noise multiplier must be finite and > 0, was %s", noiseMultiplier);
-    this.usableRecords = usableRecords;
-    this.batchSize = batchSize;
-    this.stepsPerEpoch = usableRecords / batchSize;
     this.noiseMultiplier = noiseMultiplier;
     // Sensitivity 2C over noise zC: in units of C, Δ = 2 and s = z.
     this.perEpoch = GaussianRdp.curve(2.0, noiseMultiplier, checkNotNull(orders, "orders"));
@@ -81,26 +70,6 @@ public final class FixedPartitionCompositionStepAccountant implements RdpStepAcc
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String theorem() {
-    return THEOREM;
-  }
-
-  @Override
-  public ThreatModel threatModel() {
-    return ThreatModel.ALL_ITERATES_RELEASED;
-  }
-
-  @Override
-  public NeighbouringRelation relation() {
-    return NeighbouringRelation.REPLACE_ONE;
-  }
-
-  @Override
   public List<String> assumptions() {
     return List.of(
         String.format("shuffle-once fixed partition: one secret permutation cut into m = %d batches of b = %d, "
@@ -115,23 +84,16 @@ public final class FixedPartitionCompositionStepAccountant implements RdpStepAcc
     return perEpoch.orders();
   }
 
-  @Override
-  public long steps() {
-    return steps;
-  }
-
   /** 2α/z² times the number of epochs begun after {@code steps + more} steps. */
   @Override
   public RdpCurve curveAfter(long more) {
-    checkArgument(more >= 0, "steps must be >= 0, was %s", more);
-    long total = steps + more;
+    long total = stepsAfter(more);
     return perEpoch.times((total + stepsPerEpoch - 1) / stepsPerEpoch);
   }
 
   @Override
-  public void advance(long count) {
-    checkArgument(count >= 0, "steps must be >= 0, was %s", count);
-    steps += count;
+  void accountSteps(long count) {
+    // the curve depends on the step count only
   }
 
   @Override
