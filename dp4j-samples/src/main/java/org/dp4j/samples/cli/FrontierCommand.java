@@ -34,8 +34,8 @@ import picocli.CommandLine.Option;
         + "released, replace one record) beside DP-SGD (same hidden widths, softmax output, PLD-calibrated noise "
         + "multiplier; every iterate released, add/remove one record), each at its own hyperparameters.",
         "With several --mbcd settings, each epsilon first runs every setting once on --search-train-size records and "
-            + "picks the best by accuracy on the last 10,000 training records (a validation split; the search is "
-            + "not counted in epsilon), then trains the chosen one on the first --train-size records.",
+            + "picks the best by accuracy on the last --validation-size training records (a validation split; the "
+            + "search is not counted in epsilon), then trains the chosen one on the first --train-size records.",
         "Prints a table (or --json); --chart writes the PNG, --report the JSON.",
         "Example: dp4j experiment frontier --epsilons 1,3,8 --seeds 3 --chart frontier.png --report frontier.json"})
 final class FrontierCommand implements Callable<Integer> {
@@ -64,6 +64,14 @@ final class FrontierCommand implements Callable<Integer> {
       description = "Training images of each search run, the first N of the 50,000 before the validation split "
           + "(default: 10000).")
   int searchTrainSize;
+
+  @Option(names = "--test-size", paramLabel = "N",
+      description = "Evaluate on the first N test images (default: all 10,000).")
+  Integer testSize;
+
+  @Option(names = "--validation-size", defaultValue = "" + FrontierExperiment.VALIDATION_SIZE, paramLabel = "N",
+      description = "Search only: the last N training images are the validation split (default: 10000).")
+  int validationSize;
 
   @Option(names = "--hidden", split = ",", defaultValue = "256,256", paramLabel = "W,...",
       description = "Hidden ReLU widths of both networks (default: 256,256).")
@@ -126,17 +134,22 @@ final class FrontierCommand implements Callable<Integer> {
           + total + "], was " + n);
     }
     boolean search = candidates.size() > 1;
-    int searchable = total - FrontierExperiment.VALIDATION_SIZE;
+    int searchable = total - validationSize;
     int largestMbcd = candidates.stream().mapToInt(FrontierSettings.Mbcd::batchSize).max().orElse(1);
     if (search && (searchTrainSize < largestMbcd || searchTrainSize > searchable)) {
       throw new CommandLine.ParameterException(cmd, "--search-train-size must be in [largest DP-MBCD batch size "
           + largestMbcd + ", " + searchable + "], was " + searchTrainSize);
     }
+    int tests = testSize != null ? testSize : testImages.size();
+    if (tests > testImages.size()) {
+      throw new CommandLine.ParameterException(cmd, "--test-size must be in [1, " + testImages.size() + "], was "
+          + tests);
+    }
     int[] widths = widths();
     FrontierExperiment.Plan plan;
     try {
       plan = new FrontierExperiment.Plan(trainImages.toDataSet(range(0, n), DataType.FLOAT),
-          testImages.toDataSet(DataType.FLOAT),
+          testImages.toDataSet(range(0, tests), DataType.FLOAT),
           search ? trainImages.toDataSet(range(0, searchTrainSize), DataType.FLOAT) : null,
           search ? trainImages.toDataSet(range(searchable, total), DataType.FLOAT) : null,
           widths, epsilons, seeds, delta, candidates, sgdSettings);
@@ -159,7 +172,7 @@ final class FrontierCommand implements Callable<Integer> {
       err.flush();
     });
     PrintWriter out = cmd.getOut();
-    Map<String, Object> r = report(result, n);
+    Map<String, Object> r = report(result, n, tests);
     if (json) {
       try {
         out.println(new ObjectMapper().writeValueAsString(r));
@@ -167,7 +180,7 @@ final class FrontierCommand implements Callable<Integer> {
         throw new IllegalStateException("cannot write JSON", e);
       }
     } else {
-      out.print(table(result, n));
+      out.print(table(result, n, tests));
     }
     out.flush();
     RunOutputs outputs = new RunOutputs(err);
@@ -186,6 +199,10 @@ final class FrontierCommand implements Callable<Integer> {
     }
     Checks.positive(cmd, "--seeds", seeds);
     Checks.positive(cmd, "--search-train-size", searchTrainSize);
+    Checks.positive(cmd, "--validation-size", validationSize);
+    if (testSize != null) {
+      Checks.positive(cmd, "--test-size", testSize);
+    }
     if (trainSize != null) {
       Checks.positive(cmd, "--train-size", trainSize);
     }
@@ -229,13 +246,13 @@ final class FrontierCommand implements Callable<Integer> {
     return Arrays.stream(widths()).mapToObj(Integer::toString).reduce((a, b) -> a + "-" + b).orElseThrow();
   }
 
-  String table(FrontierExperiment.Result result, int n) {
+  String table(FrontierExperiment.Result result, int n, int tests) {
     StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "MNIST, ReLU MLP %s, %d training images, %d "
-        + "run(s) per row (secure noise and batches), test accuracy on the 10,000 test images; delta = %s%n",
-        architecture(), n, seeds, delta));
+        + "run(s) per row (secure noise and batches), test accuracy on the first %d test images; delta = %s%n",
+        architecture(), n, seeds, tests, delta));
     if (!result.search().isEmpty()) {
       s.append(String.format(Locale.ROOT, "DP-MBCD search (validation: the last %d training images; %d training "
-          + "images per run; one run each; not counted in epsilon):%n", FrontierExperiment.VALIDATION_SIZE,
+          + "images per run; one run each; not counted in epsilon):%n", validationSize,
           searchTrainSize));
       s.append("| target eps | DP-MBCD setting | o | validation accuracy |\n|---|---|---|---|\n");
       for (FrontierExperiment.SearchRow r : result.search()) {
@@ -254,13 +271,13 @@ final class FrontierCommand implements Callable<Integer> {
     return s.toString();
   }
 
-  private Map<String, Object> report(FrontierExperiment.Result result, int n) {
+  private Map<String, Object> report(FrontierExperiment.Result result, int n, int tests) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("experiment", "frontier");
     r.put("dataset", "mnist");
     r.put("architecture", architecture());
     r.put("trainingRecords", n);
-    r.put("testRecords", 10_000);
+    r.put("testRecords", tests);
     r.put("seeds", seeds);
     r.put("secureNoise", true);
     r.put("delta", delta);
@@ -278,7 +295,7 @@ final class FrontierCommand implements Callable<Integer> {
     }
     r.put("search", search);
     r.put("searchNote", search.isEmpty() ? null : "one run per DP-MBCD setting on the first " + searchTrainSize
-        + " training images, validation on the last " + FrontierExperiment.VALIDATION_SIZE
+        + " training images, validation on the last " + validationSize
         + "; the search itself is not counted in epsilon");
     List<Map<String, Object>> rows = new ArrayList<>();
     for (FrontierExperiment.Row row : result.rows()) {

@@ -48,7 +48,7 @@ import org.nd4j.linalg.learning.config.Sgd;
  * }</pre>
  */
 final class FrontierExperiment {
-  /** Records at the end of the training set held out for the DP-MBCD search. */
+  /** Records at the end of the training set held out for the DP-MBCD search, by default. */
   static final int VALIDATION_SIZE = 10_000;
   /** Bracket of the temperature search: ε is non-increasing in o. */
   static final double MIN_TEMPERATURE = 1e-14;
