@@ -1,7 +1,5 @@
 package org.dp4j.samples.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -173,15 +171,7 @@ final class FrontierCommand implements Callable<Integer> {
     });
     PrintWriter out = cmd.getOut();
     Map<String, Object> r = report(result, n, tests);
-    if (json) {
-      try {
-        out.println(new ObjectMapper().writeValueAsString(r));
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("cannot write JSON", e);
-      }
-    } else {
-      out.print(table(result, n, tests));
-    }
+    out.print(json ? JsonLine.of(r) + System.lineSeparator() : table(result, n, tests));
     out.flush();
     RunOutputs outputs = new RunOutputs(err);
     outputs.write(report, () -> LedgerReport.writeJson(report, r));
