@@ -92,6 +92,10 @@ final class FrontierCommand implements Callable<Integer> {
   @Option(names = "--data-dir", paramLabel = "DIR", description = "MNIST folder (default: .cache/data/mnist).")
   Path dataDir;
 
+  @Option(names = "--search-only",
+      description = "Run only the DP-MBCD search on the validation split (needs several --mbcd settings; no --chart).")
+  boolean searchOnly;
+
   @Option(names = "--json", description = "Print one JSON object instead of the table.")
   boolean json;
 
@@ -150,7 +154,7 @@ final class FrontierCommand implements Callable<Integer> {
           testImages.toDataSet(range(0, tests), DataType.FLOAT),
           search ? trainImages.toDataSet(range(0, searchTrainSize), DataType.FLOAT) : null,
           search ? trainImages.toDataSet(range(searchable, total), DataType.FLOAT) : null,
-          widths, epsilons, seeds, delta, candidates, sgdSettings);
+          widths, epsilons, seeds, delta, candidates, sgdSettings, searchOnly);
       // refuse an epsilon no DP-MBCD temperature or DP-SGD noise reaches before any training
       for (double e : epsilons) {
         for (FrontierSettings.Mbcd c : candidates) {
@@ -200,6 +204,9 @@ final class FrontierCommand implements Callable<Integer> {
       Checks.positive(cmd, "--hidden", w);
     }
     Checks.delta(cmd, delta);
+    if (searchOnly && (candidates.size() < 2 || chart != null)) {
+      throw new CommandLine.ParameterException(cmd, "--search-only needs at least two --mbcd settings and no --chart");
+    }
     if (candidates.isEmpty()) {
       throw new CommandLine.ParameterException(cmd, "--mbcd needs at least one setting");
     }

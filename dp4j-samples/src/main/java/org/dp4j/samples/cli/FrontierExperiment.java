@@ -201,20 +201,21 @@ final class FrontierExperiment {
 
   /** The data and the plan of a frontier run. */
   record Plan(DataSet train, DataSet test, DataSet searchTrain, DataSet validation, int[] widths, double[] epsilons,
-      int seeds, double delta, List<FrontierSettings.Mbcd> candidates, FrontierSettings.Sgd sgd) {
+      int seeds, double delta, List<FrontierSettings.Mbcd> candidates, FrontierSettings.Sgd sgd, boolean searchOnly) {
     Plan {
       checkNotNull(train, "train");
       checkArgument(seeds >= 1, "seeds must be >= 1, was %s", seeds);
       checkArgument(!candidates.isEmpty(), "at least one DP-MBCD setting is needed");
       checkArgument(candidates.size() == 1 || (searchTrain != null && validation != null),
           "a search over %s DP-MBCD settings needs a search training set and a validation set", candidates.size());
+      checkArgument(!searchOnly || candidates.size() > 1, "searchOnly needs more than one DP-MBCD setting");
     }
   }
 
   /**
    * Runs the plan: per ε, the DP-MBCD search (one run per candidate, seed 0, on the validation split) when there is
    * more than one candidate, then {@code seeds} runs of the chosen DP-MBCD setting and of DP-SGD, evaluated on the
-   * test set. Progress lines go to {@code log}.
+   * test set (unless the plan is {@code searchOnly}). Progress lines go to {@code log}.
    */
   static Result run(Plan plan, Consumer<String> log) {
     List<SearchRow> search = new ArrayList<>();
@@ -237,8 +238,10 @@ final class FrontierExperiment {
           }
         }
       }
-      rows.add(mbcdRow(plan, best, eps, n, log));
-      rows.add(sgdRow(plan, eps, n, log));
+      if (!plan.searchOnly()) {
+        rows.add(mbcdRow(plan, best, eps, n, log));
+        rows.add(sgdRow(plan, eps, n, log));
+      }
     }
     return new Result(search, rows);
   }

@@ -93,6 +93,8 @@ class FrontierExperimentTest {
     CliRun.of("experiment", "frontier", "--mbcd", "1000:10:2:1:1:0").assertRefusedNaming("eta*(rho^2 + 1 + mu)");
     CliRun.of("experiment", "frontier", "--sgd", "1024:x:0.2:2:0.9").assertRefusedNaming("'x' is not a number");
     CliRun.of("experiment", "frontier", "--hidden", "0").assertRefusedNaming("--hidden must be > 0, was 0");
+    CliRun.of("experiment", "frontier", "--search-only", "--mbcd", "1000:10:1:1:1:0")
+        .assertRefusedNaming("--search-only needs at least two --mbcd settings");
     CliRun.of("experiment", "frontier", "--test-size", "0").assertRefusedNaming("--test-size must be > 0, was 0");
   }
 
