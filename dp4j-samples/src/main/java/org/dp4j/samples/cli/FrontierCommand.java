@@ -278,6 +278,7 @@ final class FrontierCommand implements Callable<Integer> {
     r.put("seeds", seeds);
     r.put("secureNoise", true);
     r.put("delta", delta);
+    r.put("certified", true);
     r.put("epsilons", epsilons);
     r.put("sgdSettings", sgd);
     List<Map<String, Object>> search = new ArrayList<>();
@@ -286,6 +287,7 @@ final class FrontierCommand implements Callable<Integer> {
       m.put("targetEpsilon", s.targetEpsilon());
       m.put("settings", s.settings().spec());
       m.put("noiseTemperature", s.noise());
+      m.put("certified", true);   // calibrated to a certified bound: min(SAFE hidden state, composition)
       m.put("epsilon", s.epsilon());
       m.put("validationAccuracy", s.validationAccuracy());
       search.add(m);
@@ -304,6 +306,7 @@ final class FrontierCommand implements Callable<Integer> {
       m.put("accuracies", row.accuracies());
       m.put("accuracyMean", row.mean());
       m.put("accuracyStd", row.std());
+      m.put("certified", true);   // the trainer's own ledger: its best certified bound, checked against the target
       m.put("epsilon", row.epsilon());
       m.put("epsilonHiddenState", row.epsilonHiddenState());
       m.put("epsilonComposition", row.epsilonComposition());

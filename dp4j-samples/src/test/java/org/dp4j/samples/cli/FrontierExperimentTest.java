@@ -127,7 +127,9 @@ class FrontierExperimentTest {
     assertThat(j.get("search")).hasSize(2);
     assertThat(j.get("testRecords").asInt()).isEqualTo(300);
     assertThat(j.get("rows")).hasSize(2);
+    assertThat(j.get("certified").asBoolean()).isTrue();
     for (JsonNode row : j.get("rows")) {
+      assertThat(row.get("certified").asBoolean()).isTrue();
       assertThat(row.get("accuracies")).hasSize(2);
       assertThat(row.get("epsilon").asDouble()).isLessThanOrEqualTo(8.0 * (1 + 1e-9)).isGreaterThan(7.99);
       double mean = (row.get("accuracies").get(0).asDouble() + row.get("accuracies").get(1).asDouble()) / 2;
