@@ -55,8 +55,11 @@ public final class LedgerChart {
     writePng(file, out);
   }
 
-  /** Writes an image as PNG, atomically ({@link AtomicFiles}). */
-  static void writePng(Path file, BufferedImage out) {
+  /**
+   * Writes an image as PNG, atomically ({@link AtomicFiles}), e.g. a chart of one's own:
+   * {@code LedgerChart.writePng(Path.of("c.png"), BitmapEncoder.getBufferedImage(xyChart))}.
+   */
+  public static void writePng(Path file, BufferedImage out) {
     try {
       // A memory cache: ImageIO's default file cache would write a second temporary file into java.io.tmpdir.
       AtomicFiles.write(file, stream -> {

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** {@code dp4j experiment}: reproductions of the seed papers' experiments (one subcommand each). */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
     description = "Reproduce an experiment of a seed paper and print its table.",
-    subcommands = {MadelonCommand.class})
+    subcommands = {MadelonCommand.class, FrontierCommand.class})
 final class ExperimentCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

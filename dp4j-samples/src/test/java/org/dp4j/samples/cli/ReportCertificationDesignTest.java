@@ -191,9 +191,10 @@ class ReportCertificationDesignTest {
     }
     // LedgerReport: the certified ε and the budget's ε; GuaranteeReport: null unless certified; MadelonCommand's
     // rows and DpMbcdTrainRun's per-epoch rows: the certified ε next to "certified"; PrivateFitExample: the privacy
-    // listener's ε (its ledger's bound for the run, with δ, neighbours and threat model), the JSON contract
+    // listener's ε (its ledger's bound for the run, with δ, neighbours and threat model), the JSON contract;
+    // FrontierCommand's search and frontier rows: calibrated certified ε next to "certified": true
     assertThat(writers).containsOnly("LedgerReport.java", "GuaranteeReport.java", "MadelonCommand.java",
-        "DpMbcdTrainRun.java", "PrivateFitExample.java");
+        "DpMbcdTrainRun.java", "PrivateFitExample.java", "FrontierCommand.java");
   }
 
   private static Path mnist() {
