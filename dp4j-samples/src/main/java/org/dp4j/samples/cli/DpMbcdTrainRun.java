@@ -19,7 +19,6 @@ import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.weights.WeightInit;
 import org.dp4j.accounting.PrivacyGuarantee;
-import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.hiddenstate.DpMbcdAccountant;
 import org.dp4j.accounting.hiddenstate.DpMbcdMode;
 import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;

@@ -47,7 +47,7 @@ class RunReportSchemaTest {
     assertThat(j.get("perEpoch").isArray()).as(name).isTrue();
     boolean certified = j.get("certified").asBoolean();
     assertThat(j.get("notCertifiedBecause").isNull()).as(name).isEqualTo(certified);
-    if (certified && !j.has("rows")) {
+    if (certified && !j.path("rows").isArray()) {   // a table of runs (madelon) has no single epsilon
       assertThat(j.get("epsilon").asDouble()).as(name).isPositive();
       assertThat(j.get("epsilonAccountant").asText()).as(name).isNotBlank();
     } else {
