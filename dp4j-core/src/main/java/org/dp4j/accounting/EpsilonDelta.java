@@ -1,6 +1,6 @@
 package org.dp4j.accounting;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * An (ε, δ) pair obtained from an RDP curve, with the order that attained it.

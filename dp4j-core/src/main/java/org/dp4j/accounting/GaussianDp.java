@@ -1,6 +1,6 @@
 package org.dp4j.accounting;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * μ-Gaussian differential privacy (Dong, Roth &amp; Su 2019): the privacy of distinguishing N(0,1)

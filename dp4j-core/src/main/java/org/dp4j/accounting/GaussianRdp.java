@@ -1,6 +1,6 @@
 package org.dp4j.accounting;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * RDP of the Gaussian mechanism without sampling: a query of ℓ2-sensitivity Δ with noise

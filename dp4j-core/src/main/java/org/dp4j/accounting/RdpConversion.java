@@ -1,6 +1,6 @@
 package org.dp4j.accounting;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * Conversion of a Rényi-DP curve to (ε, δ)-DP, minimised over the curve's orders.

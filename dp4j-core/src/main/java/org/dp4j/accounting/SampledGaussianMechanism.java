@@ -1,6 +1,6 @@
 package org.dp4j.accounting;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * One step of DP-SGD as the composition accountant sees it: Poisson sampling with rate q, the sum of

@@ -1,6 +1,6 @@
 package org.dp4j.accounting;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * Calibration of DP-SGD (sampled Gaussian, composition accounting) to a target (ε, δ): the smallest

@@ -1,6 +1,6 @@
 package org.dp4j.audit;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.apache.commons.math3.special.Gamma;
 

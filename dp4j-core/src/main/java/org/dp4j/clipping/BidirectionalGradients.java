@@ -13,6 +13,7 @@ import org.deeplearning4j.nn.params.BidirectionalParamInitializer;
 import org.deeplearning4j.nn.workspace.ArrayType;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.deeplearning4j.util.TimeSeriesUtils;
+import org.dp4j.InvalidSettingException;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -45,7 +46,7 @@ final class BidirectionalGradients implements PerExampleLayer {
     org.deeplearning4j.nn.conf.layers.Layer inner = conf.getFwd();
     Class<?> type = inner.getClass();
     if (!(type == LSTM.class || type == GravesLSTM.class || type == SimpleRnn.class)) {
-      throw new IllegalArgumentException(where + ": Bidirectional is supported around LSTM, GravesLSTM and "
+      throw new InvalidSettingException(where + ": Bidirectional is supported around LSTM, GravesLSTM and "
           + "SimpleRnn only, was " + type.getSimpleName());
     }
     RecurrentRules.checkInner(inner, where);

@@ -1,6 +1,6 @@
 package org.dp4j.clipping;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.nd4j.linalg.api.ndarray.INDArray;

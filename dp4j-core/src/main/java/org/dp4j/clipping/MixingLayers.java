@@ -5,6 +5,7 @@ import org.deeplearning4j.nn.conf.layers.BatchNormalization;
 import org.deeplearning4j.nn.conf.layers.CenterLossOutputLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.ocnn.OCNNOutputLayer;
+import org.dp4j.InvalidSettingException;
 
 /**
  * DL4J layers whose gradient mixes the examples of a batch: per-example gradients, and with them the sensitivity
@@ -37,7 +38,7 @@ final class MixingLayers {
   static void check(Layer conf, String where) {
     String why = refusal(conf);
     if (why != null) {
-      throw new IllegalArgumentException(where + ": " + why);
+      throw new InvalidSettingException(where + ": " + why);
     }
   }
 }

@@ -1,6 +1,6 @@
 package org.dp4j.clipping;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.BackpropType;
@@ -15,6 +15,7 @@ import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
 import org.deeplearning4j.nn.conf.layers.recurrent.Bidirectional;
 import org.deeplearning4j.nn.conf.layers.recurrent.SimpleRnn;
 import org.deeplearning4j.nn.layers.recurrent.LastTimeStepLayer;
+import org.dp4j.InvalidSettingException;
 
 /**
  * The per-example rules of recurrent layers ({@code LSTM}, {@code GravesLSTM}, {@code SimpleRnn}, the
@@ -58,7 +59,7 @@ final class RecurrentRules {
       return new RnnOutputGradients(layer, where, chunkElements);
     }
     if (type == GravesBidirectionalLSTM.class) {
-      throw new IllegalArgumentException(where + ": GravesBidirectionalLSTM is not supported by per-example "
+      throw new InvalidSettingException(where + ": GravesBidirectionalLSTM is not supported by per-example "
           + "clipping (DL4J deprecates it); use Bidirectional(GravesLSTM) or Bidirectional(LSTM)");
     }
     if (type == Bidirectional.class) {

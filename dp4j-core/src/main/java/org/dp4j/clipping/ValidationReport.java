@@ -3,6 +3,7 @@ package org.dp4j.clipping;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.dp4j.InvalidSettingException;
 
 /**
  * What {@link PrivacyValidator} found: the path every layer or vertex of a network takes in per-example clipping,
@@ -62,7 +63,7 @@ public final class ValidationReport {
       List<String> lines = new ArrayList<>();
       refusals().forEach(e -> lines.add(e.detail()));
       lines.addAll(networkProblems);
-      throw new IllegalArgumentException("the network cannot be trained with per-example clipping: "
+      throw new InvalidSettingException("the network cannot be trained with per-example clipping: "
           + String.join("; ", lines));
     }
   }

@@ -1,6 +1,6 @@
 package org.dp4j.clipping;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.Arrays;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
@@ -18,6 +18,7 @@ import org.deeplearning4j.nn.conf.graph.SubsetVertex;
 import org.deeplearning4j.nn.conf.graph.UnstackVertex;
 import org.deeplearning4j.nn.conf.graph.rnn.DuplicateToTimeSeriesVertex;
 import org.deeplearning4j.nn.conf.graph.rnn.LastTimeStepVertex;
+import org.dp4j.InvalidSettingException;
 
 /**
  * Which parameter-free {@code ComputationGraph} vertices the graph clipper passes per-example errors through (with
@@ -49,7 +50,7 @@ final class VertexRules {
     GraphVertex c = unwrap(conf);
     String where = "vertex '" + name + "' (" + c.getClass().getSimpleName() + ")";
     if (c instanceof StackVertex || c instanceof UnstackVertex) {
-      throw new IllegalArgumentException(where + ": stacking along dimension 0 puts several rows of one example "
+      throw new InvalidSettingException(where + ": stacking along dimension 0 puts several rows of one example "
           + "into the batch (they share the weights downstream), so a row is no longer an example and the "
           + "per-example rules would clip parts of examples; feed the branches through separate layers and a "
           + "MergeVertex instead");
@@ -71,7 +72,7 @@ final class VertexRules {
       LayerRules.checkPreprocessor(((PreprocessorVertex) c).getPreProcessor(), where + ": preprocessor");
     } else if (!(c instanceof ElementWiseVertex || c instanceof SubsetVertex || c instanceof ScaleVertex
         || c instanceof ShiftVertex || c instanceof LastTimeStepVertex || c instanceof DuplicateToTimeSeriesVertex)) {
-      throw new IllegalArgumentException(where + ": per-example clipping does not support this vertex type; "
+      throw new InvalidSettingException(where + ": per-example clipping does not support this vertex type; "
           + "supported: " + SUPPORTED);
     }
   }

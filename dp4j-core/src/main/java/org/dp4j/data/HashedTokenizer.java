@@ -1,7 +1,7 @@
 package org.dp4j.data;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;

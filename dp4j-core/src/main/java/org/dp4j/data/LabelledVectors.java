@@ -1,7 +1,7 @@
 package org.dp4j.data;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkElementIndex;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.Arrays;
 import org.nd4j.linalg.api.buffer.DataType;

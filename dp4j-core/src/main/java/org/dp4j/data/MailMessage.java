@@ -1,7 +1,7 @@
 package org.dp4j.data;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * One message of the SpamAssassin corpus: its group (folder), its id within the group, its full text (headers and

@@ -1,7 +1,7 @@
 package org.dp4j.data;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 // ND4J's relocated Jackson (a dependency of nd4j-api already): no JSON library of dp4j's own on users' class path.
 import org.nd4j.shade.jackson.databind.JsonNode;

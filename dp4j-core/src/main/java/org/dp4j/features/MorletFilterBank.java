@@ -1,7 +1,7 @@
 package org.dp4j.features;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkElementIndex;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * The 2-D Morlet filter bank of a scattering transform, in the Fourier domain: J·L band-pass wavelets

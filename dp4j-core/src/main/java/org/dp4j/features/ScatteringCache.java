@@ -18,6 +18,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.function.IntConsumer;
+import org.dp4j.InvalidSettingException;
 import org.dp4j.data.LabelledImages;
 import org.dp4j.io.AtomicFiles;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -99,7 +100,7 @@ public final class ScatteringCache {
 
   private static void checkArgumentSquare(LabelledImages images, ScatteringTransform t) {
     if (images.rows() != t.imageSize() || images.cols() != t.imageSize()) {
-      throw new IllegalArgumentException("images are " + images.rows() + "x" + images.cols()
+      throw new InvalidSettingException("images are " + images.rows() + "x" + images.cols()
           + " but the transform is for " + t.imageSize() + "x" + t.imageSize());
     }
   }

@@ -1,6 +1,6 @@
 package org.dp4j.mbcd;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +17,7 @@ import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.conf.preprocessor.CnnToFeedForwardPreProcessor;
 import org.deeplearning4j.nn.conf.preprocessor.FeedForwardToCnnPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.InvalidSettingException;
 import org.nd4j.linalg.activations.impl.ActivationReLU;
 
 /**
@@ -100,7 +101,7 @@ public final class LiftedCnn extends LiftedNetwork {
         FeedForwardLayer ff = (FeedForwardLayer) layer;
         block = LinearBlock.fromFlat(net.getLayer(i).params(), (int) ff.getNIn(), (int) ff.getNOut());
       } else {
-        throw new IllegalArgumentException(String.format("layer %s: %s is not supported by the lifted "
+        throw new InvalidSettingException(String.format("layer %s: %s is not supported by the lifted "
                 + "CNN (supported: ConvolutionLayer, SubsamplingLayer with AVG pooling, DenseLayer, "
                 + "OutputLayer)", i, layer.getClass().getSimpleName()));
       }

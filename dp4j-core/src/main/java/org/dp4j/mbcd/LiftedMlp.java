@@ -1,6 +1,6 @@
 package org.dp4j.mbcd;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +11,7 @@ import org.deeplearning4j.nn.conf.layers.DenseLayer;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.InvalidSettingException;
 import org.nd4j.linalg.activations.impl.ActivationIdentity;
 import org.nd4j.linalg.activations.impl.ActivationReLU;
 import org.nd4j.linalg.activations.impl.ActivationSoftmax;
@@ -92,7 +93,7 @@ public final class LiftedMlp extends LiftedNetwork {
           + " objective would ignore; use an unweighted loss", ce.getWeights());
       return OutputLoss.SOFTMAX_CROSS_ENTROPY;   // LossNegativeLogLikelihood is a LossMCXENT
     }
-    throw new IllegalArgumentException(String.format("the output layer must be identity + MSE/L2 (the paper's"
+    throw new InvalidSettingException(String.format("the output layer must be identity + MSE/L2 (the paper's"
         + " squared loss) or softmax + MCXENT/negative log-likelihood, was %s + %s", out.getActivationFn(),
         out.getLossFn()));
   }

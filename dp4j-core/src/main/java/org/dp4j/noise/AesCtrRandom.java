@@ -1,6 +1,6 @@
 package org.dp4j.noise;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,7 +1,7 @@
 package org.dp4j.noise;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;

@@ -1,6 +1,6 @@
 package org.dp4j.prox;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * r = indicator of {‖θ‖₂ ≤ R}: the Euclidean projection v·min(1, R/‖v‖₂), L_T = 1 (projections onto

@@ -1,6 +1,6 @@
 package org.dp4j.prox;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /** Boundary checks shared by the proximal operators. */
 final class ProxArguments {

@@ -1,8 +1,8 @@
 package org.dp4j.sampling;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * The parameters of a batch schedule that an accountant needs: the scheme, the dataset size n, the

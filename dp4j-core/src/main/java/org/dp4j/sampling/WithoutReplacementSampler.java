@@ -1,7 +1,7 @@
 package org.dp4j.sampling;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.Arrays;
 import org.dp4j.noise.AesCtrRandom;

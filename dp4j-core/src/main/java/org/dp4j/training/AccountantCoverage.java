@@ -1,6 +1,6 @@
 package org.dp4j.training;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.dp4j.accounting.ledger.StepAccountant;
 import org.dp4j.sampling.SamplingPlan;

@@ -1,8 +1,8 @@
 package org.dp4j.training;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.Arrays;
 import java.util.Optional;

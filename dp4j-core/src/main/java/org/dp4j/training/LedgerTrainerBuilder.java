@@ -1,6 +1,6 @@
 package org.dp4j.training;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
 

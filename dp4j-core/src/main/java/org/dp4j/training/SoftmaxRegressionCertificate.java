@@ -1,7 +1,7 @@
 package org.dp4j.training;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.List;
 import java.util.Objects;
@@ -10,6 +10,7 @@ import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.conf.layers.Layer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.InvalidSettingException;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.hiddenstate.YeShokriConfig;
@@ -111,7 +112,7 @@ public final class SoftmaxRegressionCertificate {
     checkArgument(dp.clipping() == ClippingMode.FLAT,
         "Cor. 6.3 needs the whole per-example gradient clipped to C (FLAT clipping), was %s", dp.clipping());
     PlainSgdCheck.whyNotPlainSgd(net).ifPresent(why -> {
-      throw new IllegalArgumentException("Cor. 6.3 needs plain constant-step SGD without momentum: " + why);
+      throw new InvalidSettingException("Cor. 6.3 needs plain constant-step SGD without momentum: " + why);
     });
     double eta = ((Sgd) dp.baseUpdater()).getLearningRate();
     checkArgument(plan.scheme() == SamplingScheme.SHUFFLE_ONCE_FIXED_PARTITION,

@@ -4,8 +4,8 @@ import org.dp4j.noise.NoiseSource;
 import org.dp4j.noise.GaussianNoise;
 import org.dp4j.noise.PrefetchingNoise;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkState;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -37,7 +37,10 @@ public final class LedgerReport {
 
   private LedgerReport() {}
 
-  /** The ledger as a JSON-ready map; callers may add their own fields (accuracy, hyperparameters). */
+  /**
+   * The ledger as a JSON-ready map. A run's report is a {@link RunReport} ({@link RunReport.Builder#ledger}), which
+   * includes these fields under the common ones and adds the run's own (accuracy, hyperparameters).
+   */
   public static Map<String, Object> toMap(PrivacyLedger ledger) {
     return toMap(ledger, ledger.claimedThreatModel());
   }

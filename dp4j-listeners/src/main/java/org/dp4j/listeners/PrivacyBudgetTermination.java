@@ -1,7 +1,7 @@
 package org.dp4j.listeners;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.deeplearning4j.earlystopping.termination.EpochTerminationCondition;
 import org.dp4j.accounting.ledger.PrivacyLedger;

@@ -6,6 +6,7 @@ import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.InvalidSettingException;
 import org.dp4j.updater.ClippableModel;
 
 /**
@@ -31,7 +32,7 @@ final class ModelSpec implements Serializable {
     if (model instanceof ComputationGraph g) {
       return new ModelSpec(true, g.getConfiguration().toJson());
     }
-    throw new IllegalArgumentException("a MultiLayerNetwork or a ComputationGraph is required, was "
+    throw new InvalidSettingException("a MultiLayerNetwork or a ComputationGraph is required, was "
         + model.getClass().getName());
   }
 

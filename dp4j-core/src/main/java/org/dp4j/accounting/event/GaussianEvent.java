@@ -1,6 +1,6 @@
 package org.dp4j.accounting.event;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * The Gaussian mechanism on a query of sensitivity 1 with noise N(0, z²).

@@ -1,7 +1,7 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;

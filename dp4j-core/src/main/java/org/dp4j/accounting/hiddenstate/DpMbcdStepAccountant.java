@@ -1,13 +1,14 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.dp4j.InvalidSettingException;
 import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpCurve;
@@ -153,7 +154,7 @@ public final class DpMbcdStepAccountant implements RdpStepAccountant {
   /** Always refused: this theorem covers DP-MBCD's noisy proximal block updates, not DP-SGD steps. */
   @Override
   public void requireCovers(SamplingPlan plan, double noiseMultiplier) {
-    throw new IllegalArgumentException("the " + name() + " accountant covers DP-MBCD block updates "
+    throw new InvalidSettingException("the " + name() + " accountant covers DP-MBCD block updates "
         + "(DpMbcdTrainer), not DP-SGD steps over " + plan.describe());
   }
 }

@@ -1,6 +1,6 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /** Argument checks shared by the accountants' builders; messages name the symbol and the value. */
 final class Hypotheses {

@@ -1,8 +1,8 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
-import static org.dp4j.accounting.hiddenstate.Hypotheses.checkPositive;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
+import static org.dp4j.accounting.hiddenstate.Hypotheses.checkPositive;
 
 import java.util.ArrayList;
 import java.util.List;

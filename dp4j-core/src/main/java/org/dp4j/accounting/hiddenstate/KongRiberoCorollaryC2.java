@@ -1,6 +1,6 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * Parameter choice of Kong &amp; Ribero 2025 Cor. C.2 (no clipping, m &gt; 0): the stepsize λ̄ =

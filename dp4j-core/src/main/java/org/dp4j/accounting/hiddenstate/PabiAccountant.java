@@ -1,6 +1,6 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 import static org.dp4j.accounting.hiddenstate.Hypotheses.checkPositive;
 
 import java.util.List;

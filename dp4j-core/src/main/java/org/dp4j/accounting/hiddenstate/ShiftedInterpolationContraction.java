@@ -1,6 +1,6 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * The contraction factor c = max(|1 − ηm|, |1 − ηM|) of a gradient step on m-strongly convex, M-smooth

@@ -1,6 +1,6 @@
 package org.dp4j.accounting.hiddenstate;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * The part of a hidden-state mechanism's builder that describes noisy descent over a shuffle-once partition

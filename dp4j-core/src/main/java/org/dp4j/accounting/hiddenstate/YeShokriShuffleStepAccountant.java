@@ -2,8 +2,8 @@ package org.dp4j.accounting.hiddenstate;
 
 import org.dp4j.sampling.SamplingScheme;
 import org.dp4j.sampling.SamplingCompatibility;
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,12 @@
 package org.dp4j.accounting.ledger;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.dp4j.InvalidSettingException;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
@@ -163,7 +164,7 @@ public final class BlockGaussianCompositionStepAccountant extends FixedPartition
   /** Always refused: this bound covers noisy block updates (DP-MBCD, DP-NMF), not DP-SGD steps. */
   @Override
   public void requireCovers(SamplingPlan plan, double noiseMultiplier) {
-    throw new IllegalArgumentException("the " + NAME + " accountant covers noisy block updates (DP-MBCD, DP-NMF), "
+    throw new InvalidSettingException("the " + NAME + " accountant covers noisy block updates (DP-MBCD, DP-NMF), "
         + "not DP-SGD steps over " + plan.describe() + "; use FixedPartitionCompositionStepAccountant");
   }
 

@@ -3,8 +3,8 @@ package org.dp4j.accounting.ledger;
 import org.dp4j.sampling.SamplingScheme;
 import org.dp4j.sampling.SamplingPlan;
 import org.dp4j.sampling.SamplingCompatibility;
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.List;
 import org.dp4j.accounting.GaussianRdp;

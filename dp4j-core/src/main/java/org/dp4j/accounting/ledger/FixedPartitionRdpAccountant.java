@@ -1,6 +1,6 @@
 package org.dp4j.accounting.ledger;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.ThreatModel;

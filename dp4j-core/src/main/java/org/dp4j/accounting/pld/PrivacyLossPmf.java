@@ -1,6 +1,6 @@
 package org.dp4j.accounting.pld;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * A discretised privacy-loss distribution (PLD) of one mechanism in one direction: the law of the

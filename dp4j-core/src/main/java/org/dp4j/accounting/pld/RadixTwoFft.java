@@ -1,6 +1,6 @@
 package org.dp4j.accounting.pld;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * In-place iterative radix-2 fast Fourier transform on separate real and imaginary arrays of one

@@ -1,6 +1,6 @@
 package org.dp4j.accounting.pld;
 
-import static com.google.common.base.Preconditions.checkArgument;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 /**
  * Fourier transform of a real sequence of power-of-two length N ≥ 2 through one complex

@@ -1,8 +1,8 @@
 package org.dp4j.audit.whitebox;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
 import static com.google.common.base.Preconditions.checkState;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.audit.CanaryCoins;

@@ -118,7 +118,7 @@ enum AccountantCatalogue {
     m.put("accountant", accountant);
     m.put("theorem", theorem);
     m.put("threatModel", threatModel.description());
-    m.put("neighbouringRelation", relation.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+    m.put("neighbouringRelation", relation.description());
     m.put("assumptions", assumptions);
     return m;
   }

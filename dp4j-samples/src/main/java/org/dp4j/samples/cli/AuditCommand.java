@@ -1,14 +1,13 @@
 package org.dp4j.samples.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.audit.AuditBound;
 import org.dp4j.audit.CanaryCoins;
@@ -20,7 +19,7 @@ import org.dp4j.data.LabelledImages;
 import org.dp4j.data.MnistSplit;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.AuditChart;
-import org.dp4j.listeners.LedgerReport;
+import org.dp4j.listeners.RunReport;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.noise.NoiseSource;
 import org.dp4j.noise.PrefetchingNoise;
@@ -53,8 +52,6 @@ import picocli.CommandLine.Option;
         "--noise-multiplier 0 runs a NON-PRIVATE baseline (no noise at all), allowed only here.",
         "Example: dp4j audit --model mlp --epsilon 4 --canaries 1000 --json"})
 final class AuditCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -184,60 +181,52 @@ final class AuditCommand implements Callable<Integer> {
         : result.epsilon(ThreatModel.ALL_ITERATES_RELEASED);
     double accuracy = Accuracy.of(net, test.toDataSet(IntStream.range(0, heldOut).toArray(),
         DataType.FLOAT));
-    Map<String, Object> r = report(whiteBox, nonPrivate, setup, trained.size(), result, bound, certified, accuracy,
+    RunReport r = report(whiteBox, nonPrivate, setup, trained.size(), result, bound, certified, accuracy,
         seconds);
     if (json) {
-      out.println(JSON.writeValueAsString(r));
+      out.println(r.toJson());
     } else {
       out.println(text(bound, certified, nonPrivate, accuracy, seconds, result.steps()));
     }
     out.flush();
     RunOutputs outputs = new RunOutputs(cmd.getErr());
-    outputs.write(files.report, () -> LedgerReport.writeJson(files.report, r));
+    outputs.write(files.report, () -> r.writeJson(files.report));
     outputs.write(files.chart, () -> AuditChart.writePng(files.chart, bound, certified, scores, included,
         (nonPrivate ? "NON-PRIVATE " : "") + "DP-SGD " + model + " on " + variant.name().toLowerCase(Locale.ROOT)));
     return outputs.exitCode();
   }
 
-  private Map<String, Object> report(boolean whiteBox, boolean nonPrivate, DpSgdSetup setup, int records,
+  private RunReport report(boolean whiteBox, boolean nonPrivate, DpSgdSetup setup, int records,
       TrainingResult result, AuditBound bound, OptionalDouble certified, double accuracy, double seconds) {
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("epsilonLowerBound", bound.epsilonLowerBound());
-    r.put("epsilonLowerBoundCap", bound.epsilonLowerBoundCap());   // all guesses correct: docs/auditing.md#cap
-    r.put("epsilonCertified", certified.isPresent() ? certified.getAsDouble() : null);
-    r.put("certified", nonPrivate ? "none: --noise-multiplier 0 adds no noise, the run is NOT private (audit "
-        + "baseline)" : "composition bound, all iterates released, add/remove one record");
-    r.put("nonPrivate", nonPrivate);
-    r.put("delta", delta);
-    r.put("confidence", confidence);
-    r.put("canaries", canaries);
-    r.put("guesses", bound.guesses().guesses());
-    r.put("correctGuesses", bound.guesses().correct());
-    r.put("kPlus", bound.guesses().guessedIn());
-    r.put("kMinus", bound.guesses().guessedOut());
-    r.put("guessCountsTried", bound.candidates());
-    r.put("perGuessCountConfidence", bound.perTestConfidence());
-    r.put("setting", whiteBox ? "white-box: Dirac gradient canaries (norm C, quiet coordinates, Poisson-sampled like "
-        + "every record), score = sum over all updates of the move along the canary's coordinate"
-        : "black-box: mislabelled test images added as records, score = minus their loss under the final model");
-    r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
-    r.put("neighbouringRelation", "add/remove one record");
-    r.put("dataset", dataOptions.dataset);
-    r.put("model", model);
-    r.put("trainingRecords", records);
-    r.put("epochs", epochs);
-    r.put("steps", result.steps());
-    r.put("expectedBatchSize", batchSize);
-    r.put("samplingRate", setup.samplingRate());
-    r.put("noiseMultiplier", nonPrivate ? 0.0 : setup.noiseMultiplier());
-    r.put("clipNorm", clipNorm);
-    r.put("learningRate", learningRate);
-    r.put("testAccuracy", accuracy);
-    r.put("trainingSeconds", seconds);
-    r.put("meaning", "with the stated confidence the training run is NOT (epsilon, delta)-DP for any epsilon below "
-        + "epsilonLowerBound; it is not an upper bound and says nothing about how private the run is "
-        + "(docs/auditing.md)");
-    return r;
+    RunReport.Builder r = RunReport.builder("dp4j audit").algorithm("dp-sgd").dataset(dataOptions.dataset)
+        .relation(NeighbouringRelation.ADD_REMOVE);
+    var guarantee = result.ledger().best(ThreatModel.ALL_ITERATES_RELEASED, 0);
+    if (certified.isPresent() && guarantee.isPresent()) {
+      r.certified(guarantee.get());
+    } else {
+      r.notCertified("NOT CERTIFIED: " + (nonPrivate ? "--noise-multiplier 0 adds no noise, the run is NOT private "
+          + "(audit baseline)" : "no certified bound for 'all iterates released'"), delta,
+          ThreatModel.ALL_ITERATES_RELEASED);
+    }
+    return r.testAccuracy(accuracy).perEpoch(RunReport.perEpochRows(result.ledger(), List.of()))
+        .field("epsilonLowerBound", bound.epsilonLowerBound())
+        .field("epsilonLowerBoundCap", bound.epsilonLowerBoundCap())   // all guesses correct: docs/auditing.md#cap
+        .field("epsilonCertified", certified.isPresent() ? certified.getAsDouble() : null)
+        .field("nonPrivate", nonPrivate).field("confidence", confidence).field("canaries", canaries)
+        .field("guesses", bound.guesses().guesses()).field("correctGuesses", bound.guesses().correct())
+        .field("kPlus", bound.guesses().guessedIn()).field("kMinus", bound.guesses().guessedOut())
+        .field("guessCountsTried", bound.candidates()).field("perGuessCountConfidence", bound.perTestConfidence())
+        .field("setting", whiteBox ? "white-box: Dirac gradient canaries (norm C, quiet coordinates, Poisson-sampled "
+            + "like every record), score = sum over all updates of the move along the canary's coordinate"
+            : "black-box: mislabelled test images added as records, score = minus their loss under the final model")
+        .field("model", model).field("trainingRecords", records).field("epochs", epochs)
+        .field("steps", result.steps()).field("expectedBatchSize", batchSize)
+        .field("samplingRate", setup.samplingRate()).field("noiseMultiplier", nonPrivate ? 0.0 : setup.noiseMultiplier())
+        .field("clipNorm", clipNorm).field("learningRate", learningRate).field("trainingSeconds", seconds)
+        .field("meaning", "with the stated confidence the training run is NOT (epsilon, delta)-DP for any epsilon "
+            + "below epsilonLowerBound; it is not an upper bound and says nothing about how private the run is "
+            + "(docs/auditing.md)")
+        .build();
   }
 
   private String text(AuditBound bound, OptionalDouble certified, boolean nonPrivate, double accuracy,

@@ -2,14 +2,14 @@ package org.dp4j.samples.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.IntStream;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.InvalidSettingException;
+import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.ThreatModel;
@@ -21,6 +21,7 @@ import org.dp4j.data.MnistSplit;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
 import org.dp4j.listeners.LedgerReport;
+import org.dp4j.listeners.RunReport;
 import org.dp4j.noise.AesCtrRandom;
 import org.dp4j.samples.train.Accuracy;
 import org.dp4j.sampling.ShuffleOncePartition;
@@ -123,7 +124,7 @@ final class CertifiedSoftmaxTraining {
     SoftmaxRegressionCertificate cert;
     try {
       cert = SoftmaxRegressionCertificate.certify(net, data, sampler.plan(), k);
-    } catch (IllegalArgumentException e) {
+    } catch (InvalidSettingException e) {
       throw new CommandLine.ParameterException(cmd, "not certifiable: " + e.getMessage());
     }
     PrivacyLedger.Builder lb = cert.ledgerBuilder(o.delta, RdpConversion.IMPROVED, Orders.DEFAULT);
@@ -169,8 +170,8 @@ final class CertifiedSoftmaxTraining {
         result.stopReason().name().toLowerCase(Locale.ROOT), result.steps(), finalAccuracy);
     RunOutputs outputs = new RunOutputs(cmd.getErr());
     if (o.files.report != null) {
-      Map<String, Object> r = report(cert, ledger, result, finalAccuracy, accuracies, k);
-      outputs.write(o.files.report, () -> LedgerReport.writeJson(o.files.report, r));
+      RunReport r = report(cert, ledger, result, finalAccuracy, accuracies, k);
+      outputs.write(o.files.report, () -> r.writeJson(o.files.report));
     }
     outputs.write(o.csv, () -> LedgerReport.writeCsv(o.csv, ledger));
     outputs.write(o.files.chart, () -> LedgerChart.writePng(o.files.chart, ledger, "DP-SGD softmax regression (shuffle-once) on "
@@ -178,35 +179,23 @@ final class CertifiedSoftmaxTraining {
     return outputs.exitCode();
   }
 
-  private Map<String, Object> report(SoftmaxRegressionCertificate cert, PrivacyLedger ledger,
+  private RunReport report(SoftmaxRegressionCertificate cert, PrivacyLedger ledger,
       TrainingResult result, double finalAccuracy, List<Double> accuracies, int k) {
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("algorithm", "dp-sgd");
-    r.put("dataset", dataset().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-    r.put("model", "softmax");
-    r.put("sampler", "shuffle-once");
-    r.put("testAccuracy", finalAccuracy);
-    r.put("delta", o.delta);
-    r.put("epochs", k);
-    r.put("noiseMultiplier", cert.noiseMultiplier());
-    r.put("clipNorm", cert.clipNorm());
-    r.put("batchSize", cert.plan().fixedBatchSize());
-    r.put("learningRate", cert.stepSize());
-    r.put("momentum", 0.0);
-    r.put("l2", cert.strongConvexity());
-    r.put("featureClip", cert.featureClip());
-    r.put("smoothness", cert.smoothness());
-    r.put("trainingRecords", cert.plan().datasetSize());
-    r.put("usedRecords", cert.plan().usableRecords());
-    r.put("stopReason", result.stopReason() == StopReason.BUDGET ? "budget" : "completed");
-    r.put("testAccuracyPerEpoch", accuracies);
-    r.put("neighbouringRelation", "replace one record");
-    r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
-    r.put("hiddenStateCertified", true);
-    r.put("hiddenStateTheorem", "Ye & Shokri 2022, Cor. 6.3 (Thm 5.2 form), constants derived from the "
-        + "configuration");
-    r.putAll(LedgerReport.toMap(ledger, ThreatModel.ALL_ITERATES_RELEASED));
-    return r;
+    return RunReport.builder("dp4j train").algorithm("dp-sgd")
+        .dataset(dataset().name().toLowerCase(Locale.ROOT).replace('_', '-'))
+        .relation(NeighbouringRelation.REPLACE_ONE).ledger(ledger, ThreatModel.ALL_ITERATES_RELEASED)
+        .testAccuracy(finalAccuracy).perEpoch(RunReport.perEpochRows(ledger, accuracies))
+        .field("model", "softmax").field("sampler", "shuffle-once").field("epochs", k)
+        .field("noiseMultiplier", cert.noiseMultiplier()).field("clipNorm", cert.clipNorm())
+        .field("batchSize", cert.plan().fixedBatchSize()).field("learningRate", cert.stepSize())
+        .field("momentum", 0.0).field("l2", cert.strongConvexity()).field("featureClip", cert.featureClip())
+        .field("smoothness", cert.smoothness()).field("trainingRecords", cert.plan().datasetSize())
+        .field("usedRecords", cert.plan().usableRecords())
+        .field("stopReason", result.stopReason() == StopReason.BUDGET ? "budget" : "completed")
+        .field("testAccuracyPerEpoch", accuracies).field("hiddenStateCertified", true)
+        .field("hiddenStateTheorem", "Ye & Shokri 2022, Cor. 6.3 (Thm 5.2 form), constants derived from the "
+            + "configuration")
+        .build();
   }
 
   /** Both threat models, each with its δ and neighbouring relation; the hidden-state one labelled certified. */

@@ -18,6 +18,7 @@ import org.dp4j.data.LabelledImages;
 import org.dp4j.data.MnistSplit;
 import org.dp4j.listeners.LedgerChart;
 import org.dp4j.listeners.LedgerReport;
+import org.dp4j.listeners.RunReport;
 import org.dp4j.mbcd.BatchReduction;
 import org.dp4j.mbcd.BlockStepRule;
 import org.dp4j.mbcd.DpMbcdAccounting;
@@ -180,8 +181,8 @@ final class DpMbcdTrainRun {
         name(result.stopReason()), result.steps(), accuracy);
     RunOutputs outputs = new RunOutputs(cmd.getErr());
     if (c.files.report != null) {
-      Map<String, Object> r = report(dataset, mode, m, result, accuracy, perEpoch, trainer.auxiliaryBytes());
-      outputs.write(c.files.report, () -> LedgerReport.writeJson(c.files.report, r));
+      RunReport r = report(dataset, mode, m, result, accuracy, perEpoch, trainer.auxiliaryBytes());
+      outputs.write(c.files.report, () -> r.writeJson(c.files.report));
     }
     outputs.write(c.csv, () -> LedgerReport.writeCsv(c.csv, result.ledger()));
     outputs.write(c.files.chart, () -> LedgerChart.writePng(c.files.chart, result.ledger(), "DP-MBCD "
@@ -191,48 +192,25 @@ final class DpMbcdTrainRun {
 
   /**
    * The JSON report: the ledger's fields ({@link LedgerReport#toMap}: certified ε, composition, hidden state, the
-   * paper's claim) plus the DP-MBCD hyperparameters; a SAFE run adds the paper's claim computed side by side.
+   * paper's claim, which a SAFE ledger holds side by side) plus the DP-MBCD hyperparameters.
    */
-  private Map<String, Object> report(String dataset, DpMbcdMode mode, DpMbcdMechanism m,
+  private RunReport report(String dataset, DpMbcdMode mode, DpMbcdMechanism m,
       TrainingResult result, double accuracy, List<Map<String, Object>> perEpoch, long auxiliaryBytes) {
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("algorithm", "dp-mbcd");
-    r.put("dataset", dataset);
-    r.put("model", c.model.toLowerCase(Locale.ROOT));
     boolean cnn = c.model.equalsIgnoreCase("cnn");
     int[] hidden = c.hidden != null ? c.hidden : cnn ? CNN_HIDDEN : HIDDEN;
-    r.put("architecture", cnn ? cnnDescription(o.convChannels != null ? o.convChannels : CNN_CHANNELS, hidden)
-        : architecture(hidden));
-    r.put("batchReduction", m.batchReduction().name().toLowerCase(Locale.ROOT));
-    r.put("outputLoss", m.outputLoss().name().toLowerCase(Locale.ROOT));
-    r.put("auxiliaryBytes", auxiliaryBytes);
-    r.put("testAccuracy", accuracy);
-    r.put("mode", name(mode));
-    r.put("delta", c.delta);
-    r.put("epochs", m.epochs());
-    r.put("noiseSchedule", m.scheduleDescription());
-    r.put("learningRate", m.learningRate());
-    r.put("clipNorm", m.clipNorm());
-    r.put("rho", m.activationNormBound(0));
-    r.put("strongConvexity", m.strongConvexity());
-    r.put("blockStep", o.proximalPoint ? "proximal-point" : "gradient");
-    r.put("batchSize", m.batchSize());
-    r.put("trainingRecords", m.examplesUsed() + m.examplesDropped());
-    r.put("recordsUsed", m.examplesUsed());
-    r.put("stopReason", name(result.stopReason()));
-    r.put("neighbouringRelation", m.neighbouringRelation().description());
-    r.put("threatModel", ThreatModel.LAST_ITERATE_ONLY.description());
-    r.put("perEpoch", perEpoch);
-    r.putAll(LedgerReport.toMap(result.ledger()));
-    if (mode == DpMbcdMode.SAFE && !perEpoch.isEmpty()) {
-      // the paper's claim of this SAFE run, computed side by side (not in the ledger, never the budget's)
-      r.put("epsilonPaperClaim", perEpoch.get(perEpoch.size() - 1).get("epsilonPaperClaim"));
-      r.put("paperClaimNotCertifiedBecause", r.get("epsilonPaperClaim") == null ? null
-          : "computed side by side in PAPER mode, which reproduces Chen & Liu's accounting with the paper's "
-              + "constants; not a proven bound (docs/errata.md#dp-mbcd-lipschitz-t, #dp-mbcd-sensitivity, #dp-mbcd-batch-mean)");
-    }
-    r.put("epochsCompleted", result.epochsCompleted());
-    return r;
+    RunReport.Builder r = RunReport.builder("dp4j train").algorithm("dp-mbcd").dataset(dataset)
+        .relation(m.neighbouringRelation()).ledger(result.ledger()).testAccuracy(accuracy).perEpoch(perEpoch)
+        .field("model", c.model.toLowerCase(Locale.ROOT))
+        .field("architecture", cnn ? cnnDescription(o.convChannels != null ? o.convChannels : CNN_CHANNELS, hidden)
+            : architecture(hidden))
+        .field("batchReduction", m.batchReduction().name().toLowerCase(Locale.ROOT))
+        .field("outputLoss", m.outputLoss().name().toLowerCase(Locale.ROOT)).field("auxiliaryBytes", auxiliaryBytes)
+        .field("mode", name(mode)).field("epochs", m.epochs()).field("noiseSchedule", m.scheduleDescription())
+        .field("learningRate", m.learningRate()).field("clipNorm", m.clipNorm()).field("rho", m.activationNormBound(0))
+        .field("strongConvexity", m.strongConvexity()).field("blockStep", o.proximalPoint ? "proximal-point" : "gradient")
+        .field("batchSize", m.batchSize()).field("trainingRecords", m.examplesUsed() + m.examplesDropped())
+        .field("recordsUsed", m.examplesUsed()).field("stopReason", name(result.stopReason()));
+    return r.build();
   }
 
   private static Double finite(Optional<PrivacyGuarantee> g) {

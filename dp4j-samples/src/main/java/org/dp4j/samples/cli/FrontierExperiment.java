@@ -19,8 +19,10 @@ import org.dp4j.listeners.LedgerReport;
 import org.dp4j.mbcd.DpMbcdAccounting;
 import org.dp4j.mbcd.DpMbcdMechanism;
 import org.dp4j.mbcd.DpMbcdTrainer;
+import org.dp4j.mbcd.OutputLoss;
 import org.dp4j.mbcd.RowNormClip;
-import org.dp4j.samples.train.MnistModels;
+import org.dp4j.samples.train.Accuracy;
+import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.sampling.SamplingPlan;
 import org.dp4j.sampling.SamplingScheme;
 import org.dp4j.training.DpSgdSetup;
@@ -163,7 +165,7 @@ final class FrontierExperiment {
   /** Trains DP-MBCD at the calibrated temperature; returns accuracy on {@code eval} and the trainer's own ledger. */
   static Trained trainMbcd(FrontierSettings.Mbcd s, MbcdPrivacy p, int[] widths, DataSet train, DataSet eval,
       long seed, double delta) {
-    DpMbcdTrainer trainer = DpMbcdTrainer.builder(DpMbcdTrainRun.liftedMlp(seed, false, widths), train.getFeatures(),
+    DpMbcdTrainer trainer = DpMbcdTrainer.builder(ModelZoo.liftedMlp(seed, OutputLoss.SQUARED, widths), train.getFeatures(),
             train.getLabels())
         .batchSize(s.batchSize()).epochs(s.epochs()).learningRate(s.learningRate()).clipNorm(s.clipNorm())
         .activationNormBound(s.rho()).inputNormBound(s.rho()).strongConvexity(s.strongConvexity())
@@ -173,7 +175,7 @@ final class FrontierExperiment {
     TrainingResult r = trainer.train();
     DataSet clipped = new DataSet(eval.getFeatures().dup(), eval.getLabels());
     RowNormClip.clipInPlace(clipped.getFeatures(), s.rho());   // the inputs the trainer saw were clipped to rho
-    return new Trained(TrainCommand.accuracy(r.network(), clipped), r.ledger(), ThreatModel.LAST_ITERATE_ONLY);
+    return new Trained(Accuracy.of(r.network(), clipped), r.ledger(), ThreatModel.LAST_ITERATE_ONLY);
   }
 
   /** Trains DP-SGD (secure Poisson sampling and noise) with softmax cross-entropy on the same ReLU MLP. */
@@ -181,9 +183,9 @@ final class FrontierExperiment {
       long seed) {
     IUpdater base = s.momentum() == 0 ? new Sgd(s.learningRate()) : new Nesterovs(s.learningRate(), s.momentum());
     int[] hidden = java.util.Arrays.copyOfRange(widths, 1, widths.length - 1);
-    MultiLayerNetwork net = setup.privateNetwork(MnistModels.mlp(base, seed, hidden, Activation.RELU));
+    MultiLayerNetwork net = setup.privateNetwork(ModelZoo.mnistMlp(base, seed, hidden, Activation.RELU));
     TrainingResult r = setup.trainer(net, IndexedData.of(train)).build().train();
-    return new Trained(TrainCommand.accuracy(net, eval), r.ledger(), ThreatModel.ALL_ITERATES_RELEASED);
+    return new Trained(Accuracy.of(net, eval), r.ledger(), ThreatModel.ALL_ITERATES_RELEASED);
   }
 
   /** A trained model's accuracy and the ledger its ε comes from. */

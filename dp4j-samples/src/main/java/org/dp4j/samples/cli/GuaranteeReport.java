@@ -1,8 +1,5 @@
 package org.dp4j.samples.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,6 +13,7 @@ import org.dp4j.accounting.RdpCurve;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.pld.PldAccountant;
 import org.dp4j.accounting.pld.PldGuarantee;
+import org.dp4j.listeners.RunReport;
 
 /**
  * Renders a guarantee (RDP {@link PrivacyGuarantee} or PLD {@link PldGuarantee}) as a short human
@@ -26,8 +24,6 @@ import org.dp4j.accounting.pld.PldGuarantee;
  * pldInterval.
  */
 final class GuaranteeReport {
-  private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
-
   private final double epsilon;
   private final double delta;
   private final String epsilonDetail;
@@ -136,40 +132,42 @@ final class GuaranteeReport {
     return this;
   }
 
-  void print(boolean json, String title, PrintWriter out, PrintWriter err) {
+  void print(boolean json, String command, String title, PrintWriter out, PrintWriter err) {
     for (String w : warnings) {
       err.println("dp4j: warning: " + w);
     }
-    out.println(json ? toJson() : toText(title));
+    out.println(json ? toJson(command) : toText(title));
     out.flush();
   }
 
-  String toJson() {
-    Map<String, Object> m = new LinkedHashMap<>(extra);
+  /** The report as {@link RunReport} JSON of {@code command} (e.g. "dp4j account sgm"). */
+  String toJson(String command) {
+    RunReport.Builder r = RunReport.builder(command).relation(relation);
     String reason = notCertifiedBecause();
-    m.put("certified", reason == null);
-    m.put("epsilon", notCertifiedBecause == null ? finiteOrNull(epsilon) : null);
-    m.put("notCertifiedBecause", reason);
+    if (reason == null) {
+      r.certified(epsilon, delta, threatModel, accountant, assumptions);
+    } else {
+      r.notCertified(reason, delta, threatModel);
+    }
     if (notCertifiedBecause != null) {
-      m.put("epsilonPaperClaim", finiteOrNull(epsilon));
+      r.field("epsilonPaperClaim", finiteOrNull(epsilon));
     }
-    m.put("epsilonFinite", Double.isFinite(epsilon));
-    m.put("delta", delta);
-    m.putAll(accountantFields);
-    m.put("neighbouringRelation", relation.name().toLowerCase(Locale.ROOT).replace('_', '-'));
-    m.put("threatModel", threatModel.description());
-    m.put("accountant", accountant);
-    m.put("theorem", theorem);
-    m.put("assumptions", assumptions);
-    m.put("mechanism", mechanism);
-    m.putAll(trailingFields);
-    m.putAll(details);
-    m.put("warnings", warnings);
-    try {
-      return JSON.writeValueAsString(m);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON report", e);
-    }
+    r.fields(extra).field("epsilonFinite", Double.isFinite(epsilon)).fields(accountantFields)
+        .field("accountant", accountant).field("theorem", theorem).field("mechanism", mechanism)
+        .fields(trailingFields);
+    details.forEach((name, value) -> {
+      if (name.equals("perEpoch")) {
+        r.perEpoch(perEpochRows(value));
+      } else {
+        r.field(name, value);
+      }
+    });
+    return r.field("warnings", warnings).build().toJson();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> perEpochRows(Object rows) {
+    return (List<Map<String, Object>>) rows;
   }
 
   String toText(String title) {

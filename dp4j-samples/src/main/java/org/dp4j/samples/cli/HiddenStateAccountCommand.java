@@ -3,6 +3,7 @@ package org.dp4j.samples.cli;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.dp4j.InvalidSettingException;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.PrivacyGuarantee;
 import org.dp4j.accounting.RdpConversion;
@@ -48,7 +49,7 @@ abstract class HiddenStateAccountCommand<A extends HiddenStateAccountant> implem
     A accountant;
     try {
       accountant = accountant(cmd, orders);
-    } catch (IllegalArgumentException e) {
+    } catch (InvalidSettingException e) {
       throw new CommandLine.ParameterException(cmd, spec.name() + ": configuration refused: " + e.getMessage());
     }
     PrivacyGuarantee guarantee = accountant.guarantee(delta, orders, conversion);
@@ -56,7 +57,7 @@ abstract class HiddenStateAccountCommand<A extends HiddenStateAccountant> implem
     notCertifiedBecause(accountant).ifPresent(report::notCertified);
     givenFlags(report);
     describe(report, accountant, guarantee);
-    report.print(accounting.json, title(), cmd.getOut(), cmd.getErr());
+    report.print(accounting.json, spec.qualifiedName(), title(), cmd.getOut(), cmd.getErr());
     return 0;
   }
 

@@ -1,7 +1,5 @@
 package org.dp4j.samples.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,9 +8,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.dp4j.InvalidSettingException;
+import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.data.LabelledVectors;
 import org.dp4j.data.SyntheticClassification;
+import org.dp4j.listeners.RunReport;
 import org.dp4j.mbcd.BatchReduction;
 import org.dp4j.mbcd.BlockStepRule;
 import picocli.CommandLine;
@@ -135,7 +136,7 @@ final class MadelonCommand implements Callable<Integer> {
         b.insecureSeed(insecureSeed);
       }
       experiment = b.build();
-    } catch (IllegalArgumentException e) {
+    } catch (InvalidSettingException e) {
       throw new CommandLine.ParameterException(cmd, e.getMessage());
     }
     PrintWriter err = cmd.getErr();
@@ -148,11 +149,7 @@ final class MadelonCommand implements Callable<Integer> {
     });
     PrintWriter out = cmd.getOut();
     if (json) {
-      try {
-        out.println(new ObjectMapper().writeValueAsString(report(experiment, rows)));
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("cannot write JSON", e);
-      }
+      out.println(report(experiment, rows).toJson());
     } else {
       out.print(table(experiment, rows));
     }
@@ -208,26 +205,16 @@ final class MadelonCommand implements Callable<Integer> {
   private static final String PROXIMAL_POINT_NOT_CERTIFIED = "the proximal-point block step has no certified bound "
       + "(no safe or composition epsilon); epsilonPaperClaim reproduces the paper's accounting, not a guarantee";
 
-  private Map<String, Object> report(MadelonExperiment e, List<MadelonExperiment.Row> rows) {
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("experiment", "madelon");
-    r.put("samples", samples);
-    r.put("dataSeed", dataSeed);
-    r.put("widths", e.widths());
-    r.put("batchSize", batchSize);
-    r.put("learningRate", learningRate);
-    r.put("rho", rho);
-    r.put("clipNorm", clipNorm);
-    r.put("blockStep", proximalPoint ? "proximal-point" : "gradient");
-    r.put("batchReduction", batchReduction.name().toLowerCase(Locale.ROOT));
-    r.put("repeats", repeats);
-    r.put("secureNoise", insecureSeed == null);
-    r.put("delta", delta);
-    r.put("threatModel", ThreatModel.LAST_ITERATE_ONLY.description());
-    r.put("certified", rows.stream().allMatch(row -> row.privacy().certified()));
-    r.put("notCertifiedBecause", rows.stream().allMatch(row -> row.privacy().certified()) ? null
-        : PROXIMAL_POINT_NOT_CERTIFIED);
-    r.put("neighbouringRelation", "replace one record");
+  private RunReport report(MadelonExperiment e, List<MadelonExperiment.Row> rows) {
+    boolean certified = rows.stream().allMatch(row -> row.privacy().certified());
+    RunReport.Builder r = RunReport.builder("dp4j experiment madelon").algorithm("dp-mbcd")
+        .dataset("synthetic madelon-like").relation(NeighbouringRelation.REPLACE_ONE)
+        .table(certified, certified ? null : PROXIMAL_POINT_NOT_CERTIFIED, delta, ThreatModel.LAST_ITERATE_ONLY)
+        .field("experiment", "madelon").field("samples", samples).field("dataSeed", dataSeed)
+        .field("widths", e.widths()).field("batchSize", batchSize).field("learningRate", learningRate)
+        .field("rho", rho).field("clipNorm", clipNorm).field("blockStep", proximalPoint ? "proximal-point" : "gradient")
+        .field("batchReduction", batchReduction.name().toLowerCase(Locale.ROOT)).field("repeats", repeats)
+        .field("secureNoise", insecureSeed == null);
     List<Map<String, Object>> list = new ArrayList<>();
     for (MadelonExperiment.Row row : rows) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -247,7 +234,6 @@ final class MadelonCommand implements Callable<Integer> {
       m.put("rdp2PaperClaim", row.privacy().rdp2PaperClaim());
       list.add(m);
     }
-    r.put("rows", list);
-    return r;
+    return r.field("rows", list).build();
   }
 }

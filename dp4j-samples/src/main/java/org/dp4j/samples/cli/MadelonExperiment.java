@@ -1,7 +1,7 @@
 package org.dp4j.samples.cli;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
+import static org.dp4j.InvalidSettingException.checkArgument;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.InvalidSettingException;
 import org.dp4j.accounting.Orders;
 import org.dp4j.accounting.RdpConversion;
 import org.dp4j.accounting.hiddenstate.DpMbcdAccountant;
@@ -180,7 +181,7 @@ final class MadelonExperiment {
   private static DpMbcdAccountant accountantOrNull(DpMbcdAccounting accounting, DpMbcdMechanism m) {
     try {
       return accounting.accountant(m).advanceEpochs(m.epochs());
-    } catch (IllegalArgumentException e) {
+    } catch (InvalidSettingException e) {
       return null;
     }
   }

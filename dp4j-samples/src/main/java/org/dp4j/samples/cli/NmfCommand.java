@@ -1,16 +1,14 @@
 package org.dp4j.samples.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.ledger.PrivacyLedger;
 import org.dp4j.accounting.hiddenstate.NoiseTemperatureSchedule;
+import org.dp4j.listeners.RunReport;
 import org.dp4j.mbcd.DpMbcdAccounting;
 import org.dp4j.listeners.LedgerReport;
 import org.dp4j.mbcd.DpNmf;
@@ -118,29 +116,19 @@ final class NmfCommand implements Callable<Integer> {
         .noiseSchedule(NoiseTemperatureSchedule.constant(noiseVariance)).build();
     dp.train();
     PrivacyLedger ledger = ledger(dp.mechanism());
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("rows", rows);
-    r.put("columns", columns);
-    r.put("rank", rank);
-    r.put("batchSize", batchSize);
-    r.put("epochs", epochs);
-    r.put("learningRate", learningRate);
-    r.put("userLearningRate", etaX);
-    r.put("noiseVariance", noiseVariance);
-    r.put("clipNorm", clipNorm);
-    r.put("stepRule", rule.name().toLowerCase(Locale.ROOT));
-    r.put("relativeError", dp.relativeError());
-    r.put("relativeErrorNonPrivate", reference.relativeError());
-    r.put("released", "item factors Y (user rows X_i stay with their users and are not covered)");
-    r.put("neighbouringRelation", NeighbouringRelation.REPLACE_ONE.description());
-    r.putAll(LedgerReport.toMap(ledger));
+    RunReport r = RunReport.builder("dp4j nmf").algorithm("dp-nmf").dataset("synthetic")
+        .relation(NeighbouringRelation.REPLACE_ONE).ledger(ledger)
+        .perEpoch(RunReport.perEpochRows(ledger, List.of())).field("rows", rows).field("columns", columns)
+        .field("rank", rank).field("batchSize", batchSize).field("epochs", epochs).field("learningRate", learningRate)
+        .field("userLearningRate", etaX)
+        .field("noiseVariance", noiseVariance).field("clipNorm", clipNorm)
+        .field("stepRule", rule.name().toLowerCase(Locale.ROOT)).field("relativeError", dp.relativeError())
+        .field("relativeErrorNonPrivate", reference.relativeError())
+        .field("released", "item factors Y (user rows X_i stay with their users and are not covered)")
+        .build();
     PrintWriter out = cmd.getOut();
     if (json) {
-      try {
-        out.println(new ObjectMapper().writeValueAsString(r));
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("cannot write JSON", e);
-      }
+      out.println(r.toJson());
     } else {
       LedgerReport.notCertifiedBecause(ledger).ifPresent(out::println);
       out.printf(Locale.ROOT, "DP-NMF %dx%d rank %d, batch %d, %d epochs, eta %s, o %s, clip %s, %s steps%n",
@@ -149,7 +137,7 @@ final class NmfCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "relative error: DP-MBCD %.4f, non-private mini-batch BCD %.4f%n", dp.relativeError(),
           reference.relativeError());
       out.printf(Locale.ROOT, "item factors Y: epsilon %s (certified, %s)%n",
-          r.get("epsilon") == null ? "n/a" : String.format(Locale.ROOT, "%.4g", (Double) r.get("epsilon")),
+          r.epsilon().isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.4g", r.epsilon().getAsDouble()),
           ledger.claimedThreatModel().description());
       out.println(LedgerReport.summary(ledger).lines().filter(l -> !l.startsWith("NOT CERTIFIED"))
           .collect(java.util.stream.Collectors.joining("\n")));

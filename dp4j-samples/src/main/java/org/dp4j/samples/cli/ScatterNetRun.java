@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.dp4j.InvalidSettingException;
 import org.dp4j.data.LabelledImages;
 import org.dp4j.data.MnistVariant;
 import org.dp4j.features.GroupNormalisation;
@@ -81,7 +82,7 @@ final class ScatterNetRun {
     ScatteringTransform transform;
     try {
       transform = ScatteringTransform.of(28, scales, angles);
-    } catch (IllegalArgumentException e) {
+    } catch (InvalidSettingException e) {
       throw new CommandLine.ParameterException(cmd, "--scatter-scales/--scatter-angles: " + e.getMessage());
     }
     int groups = o.groups != null ? o.groups : DEFAULT_GROUPS;

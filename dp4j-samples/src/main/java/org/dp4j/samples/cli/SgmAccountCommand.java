@@ -56,7 +56,7 @@ final class SgmAccountCommand implements Callable<Integer> {
         .mechanism("samplingRate", s.samplingRate())
         .mechanism("noiseMultiplier", noiseMultiplier)
         .mechanism("steps", s.steps())
-        .print(accounting.json, "DP-SGD, sampled Gaussian mechanism, composition accounting", cmd.getOut(),
+        .print(accounting.json, spec.qualifiedName(), "DP-SGD, sampled Gaussian mechanism, composition accounting", cmd.getOut(),
             cmd.getErr());
     return 0;
   }

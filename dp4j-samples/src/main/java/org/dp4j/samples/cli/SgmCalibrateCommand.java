@@ -71,7 +71,7 @@ final class SgmCalibrateCommand implements Callable<Integer> {
         .extra("targetEpsilon", targetEpsilon)
         .mechanism("samplingRate", s.samplingRate())
         .mechanism("steps", s.steps())
-        .print(accounting.json, "DP-SGD noise calibration (sampled Gaussian, composition accounting)",
+        .print(accounting.json, spec.qualifiedName(), "DP-SGD noise calibration (sampled Gaussian, composition accounting)",
             cmd.getOut(), cmd.getErr());
     return 0;
   }

@@ -3,13 +3,13 @@ package org.dp4j.samples.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.accounting.NeighbouringRelation;
 import org.dp4j.accounting.ThreatModel;
 import org.dp4j.accounting.ledger.CompositionAccounting;
 import org.dp4j.accounting.ledger.LedgerRow;
@@ -21,6 +21,7 @@ import org.dp4j.listeners.LedgerChart;
 import org.dp4j.listeners.LedgerCheckpoint;
 import org.dp4j.listeners.LedgerReport;
 import org.dp4j.samples.train.Accuracy;
+import org.dp4j.listeners.RunReport;
 import org.dp4j.samples.train.MnistLstm;
 import org.dp4j.samples.train.MnistModels;
 import org.dp4j.samples.zoo.ModelZoo;
@@ -249,29 +250,18 @@ final class TrainCommand implements Callable<Integer> {
         result.stopReason().name().toLowerCase(Locale.ROOT), result.steps(), finalAccuracy);
     RunOutputs outputs = new RunOutputs(cmd.getErr());
     if (files.report != null) {
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("algorithm", "dp-sgd");
-      r.put("dataset", variant.name().toLowerCase(Locale.ROOT).replace('_', '-'));
-      r.put("model", model);
-      r.put("testAccuracy", finalAccuracy);
-      r.put("delta", delta);
-      r.put("epochs", k);
-      r.put("noiseMultiplier", setup.noiseMultiplier());
-      r.put("clipNorm", c);
-      r.put("batchSize", b);
-      r.put("expectedBatchSize", b);
-      r.put("samplingRate", setup.samplingRate());
-      r.put("accountant", setup.accounting().label());
-      r.put("learningRate", lr);
-      r.put("momentum", m);
-      r.put("trainingRecords", data.size());
-      r.put("stopReason", result.stopReason() == org.dp4j.training.StopReason.BUDGET ? "budget" : "completed");
-      r.put("testAccuracyPerEpoch", accuracies);
-      r.putAll(scatter != null ? scatter.report() : Map.of());
-      r.put("neighbouringRelation", "add/remove one record");
-      r.put("threatModel", ThreatModel.ALL_ITERATES_RELEASED.description());
-      r.putAll(LedgerReport.toMap(ledger, ThreatModel.ALL_ITERATES_RELEASED));
-      outputs.write(files.report, () -> LedgerReport.writeJson(files.report, r));
+      RunReport r = RunReport.builder("dp4j train").algorithm("dp-sgd")
+          .dataset(variant.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+          .relation(NeighbouringRelation.ADD_REMOVE).ledger(ledger, ThreatModel.ALL_ITERATES_RELEASED)
+          .testAccuracy(finalAccuracy).perEpoch(RunReport.perEpochRows(ledger, accuracies))
+          .field("model", model).field("epochs", k).field("noiseMultiplier", setup.noiseMultiplier())
+          .field("clipNorm", c).field("batchSize", b).field("expectedBatchSize", b)
+          .field("samplingRate", setup.samplingRate()).field("accountant", setup.accounting().label())
+          .field("learningRate", lr).field("momentum", m).field("trainingRecords", data.size())
+          .field("stopReason", result.stopReason() == org.dp4j.training.StopReason.BUDGET ? "budget" : "completed")
+          .field("testAccuracyPerEpoch", accuracies).fields(scatter != null ? scatter.report() : Map.of())
+          .build();
+      outputs.write(files.report, () -> r.writeJson(files.report));
     }
     outputs.write(csv, () -> LedgerReport.writeCsv(csv, ledger));
     outputs.write(files.chart, () -> LedgerChart.writePng(files.chart, ledger, "DP-SGD " + model + " on "

@@ -42,6 +42,8 @@ class AuditCommandTest {
     }
     assertThat(j.get("epsilonCertified").asDouble()).isLessThanOrEqualTo(2.0).isGreaterThan(1.99);
     assertThat(j.get("epsilonLowerBound").asDouble()).isLessThan(j.get("epsilonCertified").asDouble());
+    assertThat(j.get("certified").asBoolean()).isTrue();
+    assertThat(j.get("epsilon").asDouble()).isEqualTo(j.get("epsilonCertified").asDouble());
     assertThat(j.get("canaries").asInt()).isEqualTo(200);
     assertThat(j.get("confidence").asDouble()).isEqualTo(0.95);
     assertThat(j.get("nonPrivate").asBoolean()).isFalse();
@@ -79,7 +81,9 @@ class AuditCommandTest {
     JsonNode j = new ObjectMapper().readTree(r.out());
     assertThat(j.get("nonPrivate").asBoolean()).isTrue();
     assertThat(j.get("epsilonCertified").isNull()).isTrue();
-    assertThat(j.get("certified").asText()).contains("NOT private");
+    assertThat(j.get("certified").asBoolean()).isFalse();
+    assertThat(j.get("epsilon").isNull()).isTrue();
+    assertThat(j.get("notCertifiedBecause").asText()).contains("NOT private");
     assertThat(j.get("correctGuesses").asDouble()).isGreaterThan(0.97 * j.get("guesses").asInt());
     assertThat(j.get("epsilonLowerBound").asDouble()).isGreaterThan(2.0);
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
+import org.dp4j.accounting.NeighbouringRelation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -44,7 +45,7 @@ class HiddenStateCommandsTest {
     assertThat(j.get("delta").asDouble()).isEqualTo(1e-5);
     assertThat(j.get("epsilon").asDouble()).isPositive();
     assertThat(j.get("threatModel").asText()).isEqualTo("only the last iterate released");
-    assertThat(j.get("neighbouringRelation").asText()).isEqualTo("replace-one");
+    assertThat(j.get("neighbouringRelation").asText()).isEqualTo(NeighbouringRelation.REPLACE_ONE.description());
     JsonNode epochs = j.get("perEpoch");
     assertThat(epochs).hasSize(2);
     // §5.2 table: ε_1(2) = 0.9631651262; §5.1: 1/c = 0.00362 after 2 steps, 0.005995082 after 4

@@ -168,7 +168,7 @@ class ReportCertificationDesignTest {
 
   /**
    * Source scan: only the reviewed report builders write a key named exactly "epsilon"; any other report code must
-   * go through them (LedgerReport, GuaranteeReport) or be reviewed and added here.
+   * go through them (RunReport, LedgerReport) or be reviewed and added here.
    */
   @Test
   void onlyReviewedBuildersWriteAnEpsilonKey() throws IOException {
@@ -189,11 +189,12 @@ class ReportCertificationDesignTest {
         }
       }
     }
-    // LedgerReport: the certified ε and the budget's ε; GuaranteeReport: null unless certified; MadelonCommand's
-    // rows and DpMbcdTrainRun's per-epoch rows: the certified ε next to "certified"; PrivateFitExample: the privacy
-    // listener's ε (its ledger's bound for the run, with δ, neighbours and threat model), the JSON contract;
-    // FrontierCommand's search and frontier rows: calibrated certified ε next to "certified": true
-    assertThat(writers).containsOnly("LedgerReport.java", "GuaranteeReport.java", "MadelonCommand.java",
+    // RunReport: the certified ε of every command's report; LedgerReport: the certified ε and the budget's ε;
+    // MadelonCommand's rows and DpMbcdTrainRun's per-epoch rows: the certified ε next to "certified";
+    // PrivateFitExample: the privacy listener's ε (its ledger's bound for the run, with δ, neighbours and threat
+    // model), the JSON contract; FrontierCommand's search and frontier rows: calibrated certified ε next to
+    // "certified": true
+    assertThat(writers).containsOnly("RunReport.java", "LedgerReport.java", "MadelonCommand.java",
         "DpMbcdTrainRun.java", "PrivateFitExample.java", "FrontierCommand.java");
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.dp4j.accounting.NeighbouringRelation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,7 +38,7 @@ class SgmCommandsTest {
     assertThat(j.get("delta").asDouble()).isEqualTo(1e-5);
     assertThat(j.get("orders").size()).isEqualTo(j.get("rdp").size()).isEqualTo(72);
     assertThat(j.get("threatModel").asText()).isEqualTo("all iterates released");
-    assertThat(j.get("neighbouringRelation").asText()).isEqualTo("add-remove");
+    assertThat(j.get("neighbouringRelation").asText()).isEqualTo(NeighbouringRelation.ADD_REMOVE.description());
   }
 
   @Test

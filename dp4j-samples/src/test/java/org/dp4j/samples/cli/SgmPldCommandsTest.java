@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.dp4j.accounting.NeighbouringRelation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,7 +26,7 @@ class SgmPldCommandsTest {
     assertThat(j.get("epsilonErrorBound").asDouble()).isPositive().isLessThan(0.015);
     assertThat(j.get("pldInterval").asDouble()).isPositive();
     assertThat(j.get("accountant").asText()).isEqualTo("sampled-gaussian-pld");
-    assertThat(j.get("neighbouringRelation").asText()).isEqualTo("add-remove");
+    assertThat(j.get("neighbouringRelation").asText()).isEqualTo(NeighbouringRelation.ADD_REMOVE.description());
     assertThat(j.get("threatModel").asText()).isEqualTo("all iterates released");
     assertThat(j.get("mechanism").get("steps").asLong()).isEqualTo(14063);
     assertThat(j.has("rdp")).isFalse();
