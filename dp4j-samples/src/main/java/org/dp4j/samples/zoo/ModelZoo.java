@@ -260,7 +260,7 @@ public final class ModelZoo {
           return e;
         }
       }
-      throw new IllegalArgumentException("no model named '" + name + "' in the zoo; known: "
+      throw new org.dp4j.InvalidSettingException("no model named '" + name + "' in the zoo; known: "
           + Arrays.stream(values()).map(Entry::id).toList());
     }
 
