@@ -27,11 +27,18 @@ final class FeatureOptions {
       description = "--features scatternet: folder of the cached features (default .cache/features/<dataset>).")
   Path cacheDir;
 
+  @Option(names = "--validation", paramLabel = "N",
+      description = "--features scatternet: hold out the last N training images as a validation set: train on the "
+          + "others and report accuracy on the N held out instead of the test set (to choose settings without "
+          + "looking at the test set; the guarantee then covers the training images used).")
+  Integer validation;
+
   boolean requested() {
     return features != null;
   }
 
   boolean anyGiven() {
-    return features != null || scales != null || angles != null || groups != null || cacheDir != null;
+    return features != null || scales != null || angles != null || groups != null || cacheDir != null
+        || validation != null;
   }
 }

@@ -243,7 +243,8 @@ final class TrainCommand implements Callable<Integer> {
     };
     TrainingResult result = spark != null
         ? SparkTraining.train(spark, net, data, ledger, k, progress::step, epochDone)
-        : setup.trainer(net, data).ledger(ledger).onStep(progress::step).onEpoch(epochDone).build().train();
+        : setup.trainer(net, data).physicalBatchSize(scatter != null ? scatter.physicalBatchSize() : Integer.MAX_VALUE)
+            .ledger(ledger).onStep(progress::step).onEpoch(epochDone).build().train();
     double finalAccuracy = accuracies.isEmpty() ? Accuracy.of(net, testSet) : accuracies.get(accuracies.size() - 1);
     out.println(LedgerReport.summary(ledger));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",

@@ -36,6 +36,31 @@ class ScatterNetTrainTest {
   }
 
   @Test
+  void validationHoldsOutTheLastTrainingImagesAndEvaluatesOnThem(@TempDir Path dir) throws Exception {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    writeIdx(data, "train", 48);
+    writeIdx(data, "t10k", 16);
+    Path report = dir.resolve("r.json");
+    CliRun run = CliRun.of("train", "--features", "scatternet", "--model", "linear", "--data-dir", data.toString(),
+        "--feature-cache", dir.resolve("fc").toString(), "--noise-multiplier", "1", "--epochs", "1",
+        "--batch-size", "16", "--validation", "12", "--report", report.toString());
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out()).contains("training on the first 36 training images; the last 12 are held out")
+        .doesNotContain("test images");
+    JsonNode j = new ObjectMapper().readTree(report.toFile());
+    assertThat(j.get("trainingRecords").asInt()).isEqualTo(36);
+    assertThat(j.get("evaluatedOn").asText()).startsWith("validation: the last 12 training images");
+    // accuracy on 12 images is a multiple of 1/12
+    assertThat(j.get("testAccuracy").asDouble() * 12).isCloseTo(Math.rint(j.get("testAccuracy").asDouble() * 12),
+        org.assertj.core.data.Offset.offset(1e-9));
+    CliRun all = CliRun.of("train", "--features", "scatternet", "--model", "linear", "--data-dir", data.toString(),
+        "--feature-cache", dir.resolve("fc").toString(), "--noise-multiplier", "1", "--epochs", "1",
+        "--batch-size", "16", "--validation", "48");
+    assertThat(all.status()).isEqualTo(2);
+    assertThat(all.err()).contains("--validation must be below the 48 training images, was 48");
+  }
+
+  @Test
   void badFeatureOptionsAreRefusedInOneLine() {
     CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "mlp")
         .assertRefusedNaming("--model linear or cnn");
@@ -46,6 +71,11 @@ class ScatterNetTrainTest {
         .assertRefusedNaming("--norm-groups must divide the 81 channels, was 10");
     CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "linear", "--scatter-scales", "9")
         .assertRefusedNaming("--scatter-scales");
+    CliRun.of("train", "--epsilon", "3", "--validation", "100").assertRefusedNaming("need --features scatternet");
+    CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "linear", "--validation", "0")
+        .assertRefusedNaming("--validation must be at least 1");
+    CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "linear", "--validation", "100",
+        "--train-size", "5000").assertRefusedNaming("not combined with --train-size, was 100 with --train-size 5000");
   }
 
   private static String[] concat(String[] a, String... b) {
