@@ -25,7 +25,7 @@ import org.nd4j.linalg.ops.transforms.Transforms;
  * reproduces DL4J's gradient, which DL4J's own fit applies and the generic path computes, by scaling the incoming
  * error by {@link #DL4J_FACTOR}.
  */
-final class SelfAttentionGradients implements PerExampleLayer {
+final class SelfAttentionGradients extends MaskedSequenceGradients {
   /** DL4J's (libnd4j's dot_product_attention) additive mask: masked keys get score − 10⁹. */
   private static final double MASK_PENALTY = 1e9;
   // The parameter keys of SelfAttentionLayer.defineParameters (private constants there).
@@ -39,11 +39,6 @@ final class SelfAttentionGradients implements PerExampleLayer {
   /** DL4J's gradient of this layer over the derivative (measured by the rule's test against central differences). */
   static final double DL4J_FACTOR = 2.0;
 
-  private final Function<String, INDArray> params;
-  private final String where;
-  private final long chunkElements;
-  private INDArray mask;
-  private INDArray input;                 // [n, T, nIn]
   private INDArray q;                     // [n*h, T, d] each
   private INDArray k;
   private INDArray v;
@@ -56,22 +51,14 @@ final class SelfAttentionGradients implements PerExampleLayer {
    * @param params the layer's parameters by key (Wq, Wk, Wv [h, d, nIn], Wo [h*d, nOut])
    */
   SelfAttentionGradients(Function<String, INDArray> params, String where, long chunkElements) {
-    this.params = params;
-    this.where = where;
-    this.chunkElements = chunkElements;
-  }
-
-  @Override
-  public void setInputMask(INDArray mask) {
-    this.mask = mask;
+    super(params, where, chunkElements);
   }
 
   @Override
   public INDArray forward(INDArray in) {
-    input = SequenceArrays.batchMajor(in, RNNFormat.NCW, where);
+    readInput(in, RNNFormat.NCW);
     long n = input.size(0);
     long steps = input.size(1);
-    mask = SequenceArrays.mask(mask, input.dataType(), n, steps, where);
     q = project(QUERY);
     k = project(KEY);
     v = project(VALUE);

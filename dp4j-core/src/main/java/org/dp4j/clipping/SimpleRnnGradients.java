@@ -22,14 +22,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * gradient of [W; R; b] is Σ_t [x_{i,t}; h_{i,t-1}; 1] δ_{i,t}ᵀ ({@link TimeSummedGradients}; Elman 1990, the
  * per-example sum over steps as in Opacus' DPRNN).
  */
-final class SimpleRnnGradients implements PerExampleLayer {
-  private final Function<String, INDArray> params;
-  private final String where;
+final class SimpleRnnGradients extends MaskedSequenceGradients {
   private final IActivation activation;
   private final RNNFormat format;
-  private final long chunkElements;
-  private INDArray mask;
-  private INDArray input;       // [n, T, nIn]
   private INDArray pre;         // [T, n, H]
   private INDArray out;         // [T, n, H]
   private TimeSummedGradients block;
@@ -39,24 +34,16 @@ final class SimpleRnnGradients implements PerExampleLayer {
    * @param params its parameters by key (W, RW, b)
    */
   SimpleRnnGradients(SimpleRnn conf, Function<String, INDArray> params, String where, long chunkElements) {
-    this.params = params;
-    this.where = where;
+    super(params, where, chunkElements);
     this.activation = conf.getActivationFn();
     this.format = conf.getRnnDataFormat();
-    this.chunkElements = chunkElements;
-  }
-
-  @Override
-  public void setInputMask(INDArray mask) {
-    this.mask = mask;
   }
 
   @Override
   public INDArray forward(INDArray in) {
-    input = SequenceArrays.batchMajor(in, format, where);
+    readInput(in, format);
     long n = input.size(0);
     long steps = input.size(1);
-    mask = SequenceArrays.mask(mask, input.dataType(), n, steps, where);
     INDArray w = params.apply(SimpleRnnParamInitializer.WEIGHT_KEY);
     INDArray projected = input.reshape('c', n * steps, input.size(2)).mmul(w)
         .addiRowVector(params.apply(SimpleRnnParamInitializer.BIAS_KEY)).reshape('c', n, steps, w.size(1));

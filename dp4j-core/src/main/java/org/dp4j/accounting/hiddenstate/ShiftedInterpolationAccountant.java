@@ -19,6 +19,8 @@ import org.dp4j.accounting.RdpCurve;
  */
 abstract class ShiftedInterpolationAccountant implements HiddenStateAccountant {
   private final String name;
+  /** n: dataset size. */
+  final long n;
   /** L: gradient sensitivity. */
   final double sensitivity;
   /** σ: std of the noise on the averaged gradient. */
@@ -35,6 +37,7 @@ abstract class ShiftedInterpolationAccountant implements HiddenStateAccountant {
 
   ShiftedInterpolationAccountant(String name, Builder<?> in) {
     this.name = name;
+    n = in.n;
     sensitivity = in.sensitivity;
     noiseStd = in.noiseStd;
     stepSize = in.stepSize;
@@ -105,6 +108,8 @@ abstract class ShiftedInterpolationAccountant implements HiddenStateAccountant {
    * @param <B> the concrete builder
    */
   abstract static class Builder<B extends Builder<B>> {
+    /** n, read by the subclasses' checks. */
+    long n;
     private double sensitivity = Double.NaN;
     private double noiseStd = Double.NaN;
     private double stepSize = Double.NaN;
@@ -114,6 +119,12 @@ abstract class ShiftedInterpolationAccountant implements HiddenStateAccountant {
     private ShiftedInterpolationContraction contraction;
 
     abstract B self();
+
+    /** n: dataset size. */
+    public B datasetSize(long n) {
+      this.n = n;
+      return self();
+    }
 
     /** L: gradient sensitivity sup ‖∇f(x) − ∇f'(x)‖ (2C with clipping to C; 2× a Lipschitz constant). */
     public B gradientSensitivity(double sensitivity) {
@@ -149,6 +160,11 @@ abstract class ShiftedInterpolationAccountant implements HiddenStateAccountant {
     public B diameter(double diameter) {
       this.diameter = diameter;
       return self();
+    }
+
+    /** Checks the dataset size; subclasses call it first from {@code build()}. */
+    final void checkDatasetSize() {
+      checkArgument(n >= 1, "dataset size n must be >= 1, was %s", n);
     }
 
     /** Validates the shared settings; subclasses call it from {@code build()} after their own checks. */

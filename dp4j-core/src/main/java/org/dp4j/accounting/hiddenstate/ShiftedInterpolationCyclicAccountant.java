@@ -43,13 +43,11 @@ public final class ShiftedInterpolationCyclicAccountant extends ShiftedInterpola
     COMPOSITION_THM_4_4, STRONGLY_CONVEX_THM_4_5, CONVEX_UNCONSTRAINED, CONSTRAINED_THM_4_6
   }
 
-  private final long n;
   private final long b;
   private final long bigE;
 
   private ShiftedInterpolationCyclicAccountant(Builder in) {
     super(NAME, in);
-    n = in.n;
     b = in.b;
     bigE = in.bigE;
   }
@@ -153,7 +151,6 @@ public final class ShiftedInterpolationCyclicAccountant extends ShiftedInterpola
    * dataset size, batch size, epochs, gradient sensitivity, noise std, step size, smoothness.
    */
   public static final class Builder extends ShiftedInterpolationAccountant.Builder<Builder> {
-    private long n;
     private long b;
     private long bigE;
 
@@ -161,12 +158,6 @@ public final class ShiftedInterpolationCyclicAccountant extends ShiftedInterpola
 
     @Override
     Builder self() {
-      return this;
-    }
-
-    /** n: dataset size. */
-    public Builder datasetSize(long n) {
-      this.n = n;
       return this;
     }
 
@@ -183,7 +174,7 @@ public final class ShiftedInterpolationCyclicAccountant extends ShiftedInterpola
     }
 
     public ShiftedInterpolationCyclicAccountant build() {
-      checkArgument(n >= 1, "dataset size n must be >= 1, was %s", n);
+      checkDatasetSize();
       checkArgument(b >= 1 && b <= n, "batch size b must be in [1, n = %s], was %s", n, b);
       checkArgument(n % b == 0, "batch size b = %s must divide the dataset size n = %s (l = n/b batches per"
           + " epoch): n mod b = %s", b, n, n % b);

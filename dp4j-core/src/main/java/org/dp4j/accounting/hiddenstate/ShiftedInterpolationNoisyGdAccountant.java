@@ -39,12 +39,10 @@ public final class ShiftedInterpolationNoisyGdAccountant extends ShiftedInterpol
     COMPOSITION_THM_4_1, STRONGLY_CONVEX_THM_4_2, CONSTRAINED_THM_4_3
   }
 
-  private final long n;
   private final long t;
 
   private ShiftedInterpolationNoisyGdAccountant(Builder in) {
     super(NAME, in);
-    n = in.n;
     t = in.t;
   }
 
@@ -121,19 +119,12 @@ public final class ShiftedInterpolationNoisyGdAccountant extends ShiftedInterpol
    * dataset size, iterations, gradient sensitivity, noise std, step size, smoothness.
    */
   public static final class Builder extends ShiftedInterpolationAccountant.Builder<Builder> {
-    private long n;
     private long t;
 
     private Builder() {}
 
     @Override
     Builder self() {
-      return this;
-    }
-
-    /** n: dataset size. */
-    public Builder datasetSize(long n) {
-      this.n = n;
       return this;
     }
 
@@ -144,7 +135,7 @@ public final class ShiftedInterpolationNoisyGdAccountant extends ShiftedInterpol
     }
 
     public ShiftedInterpolationNoisyGdAccountant build() {
-      checkArgument(n >= 1, "dataset size n must be >= 1, was %s", n);
+      checkDatasetSize();
       checkArgument(t >= 1, "iterations t must be >= 1, was %s", t);
       validate();
       return new ShiftedInterpolationNoisyGdAccountant(this);

@@ -26,16 +26,14 @@ final class SgmAccountCommand implements Callable<Integer> {
   double noiseMultiplier;
 
   @Mixin
-  SgmScheduleOptions schedule;
-
-  @Mixin
-  AccountingOptions accounting;
+  SgmOptions sgm;
 
   @Override
   public Integer call() {
     CommandLine cmd = spec.commandLine();
     Checks.positive(cmd, "--noise-multiplier", noiseMultiplier);
-    SgmScheduleOptions.Schedule s = schedule.resolve(cmd);
+    SgmScheduleOptions.Schedule s = sgm.schedule(cmd);
+    AccountingOptions accounting = sgm.accounting;
     double delta = accounting.delta(cmd);
     GuaranteeReport report;
     if (accounting.pld(cmd)) {

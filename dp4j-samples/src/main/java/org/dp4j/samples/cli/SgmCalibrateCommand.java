@@ -29,16 +29,14 @@ final class SgmCalibrateCommand implements Callable<Integer> {
   double targetEpsilon;
 
   @Mixin
-  SgmScheduleOptions schedule;
-
-  @Mixin
-  AccountingOptions accounting;
+  SgmOptions sgm;
 
   @Override
   public Integer call() {
     CommandLine cmd = spec.commandLine();
     Checks.positive(cmd, "--target-epsilon", targetEpsilon);
-    SgmScheduleOptions.Schedule s = schedule.resolve(cmd);
+    SgmScheduleOptions.Schedule s = sgm.schedule(cmd);
+    AccountingOptions accounting = sgm.accounting;
     double delta = accounting.delta(cmd);
     if (delta >= MAX_DELTA) {
       // Releasing each record in the clear with probability delta is (0, delta)-DP (Dwork & Roth 2014, Sec. 2.3):
