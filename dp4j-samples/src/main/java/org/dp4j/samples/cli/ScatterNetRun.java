@@ -110,7 +110,7 @@ final class ScatterNetRun {
     }
     GroupNormalisation norm = GroupNormalisation.of(groups, transform.channels(),
         transform.outputSize() * transform.outputSize());
-    MnistVariant variant = t.parseDataset(cmd);
+    MnistVariant variant = t.dataOptions.variant(cmd);
     Path dir = o.cacheDir != null ? o.cacheDir
         : Path.of("").toAbsolutePath().resolve(".cache/features").resolve(variant.name().toLowerCase(Locale.ROOT)
             .replace('_', '-'));

@@ -352,10 +352,6 @@ final class TrainCommand implements Callable<Integer> {
     };
   }
 
-  MnistVariant parseDataset(CommandLine cmd) {
-    return dataOptions.variant(cmd);
-  }
-
   /** Accepts "dp-sgd" and "dp-mbcd". */
   static final class AlgorithmConverter implements CommandLine.ITypeConverter<Algorithm> {
     @Override

@@ -5,7 +5,6 @@ import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.training.IndexedData;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
-import org.nd4j.linalg.learning.config.IUpdater;
 
 /**
  * Row-sequential MNIST data for {@link ModelZoo#mnistLstm}: an image is read as a sequence of its 28 rows (28 time
@@ -23,12 +22,6 @@ public final class MnistLstm {
   public static final int PIXELS = 28;
 
   private MnistLstm() {
-  }
-
-  /** @deprecated use {@link ModelZoo#mnistLstm} */
-  @Deprecated
-  public static MultiLayerConfiguration configuration(IUpdater updater, long seed, int units) {
-    return ModelZoo.mnistLstm(updater, seed, units);
   }
 
   /** Flat images [n, 784] as row sequences [n, 28, 28] (NWC). */
