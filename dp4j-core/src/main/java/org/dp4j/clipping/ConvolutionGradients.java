@@ -5,8 +5,10 @@ import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.CNN2DFormat;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.params.ConvolutionParamInitializer;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.shape.Shape;
 
 /**
  * {@code ConvolutionLayer} (2D, NCHW or NHWC, any kernel/stride/padding/dilation and {@link ConvolutionMode} DL4J
@@ -24,28 +26,57 @@ final class ConvolutionGradients implements PerExampleLayer {
   private final Layer layer;
   private final ConvolutionLayer conf;
   private final boolean channelsLast;
+  private final boolean activationDeferred;
+  private final SubsamplingLayer pooling;
   private final ReusableArrays arrays = new ReusableArrays();
   private final UnfoldedConvolution convolution;
   private long n;
   private ConvolutionPatches geometry;
 
   ConvolutionGradients(Layer layer, long chunkElements, ConvolutionNorms norms) {
+    this(layer, chunkElements, norms, null);
+  }
+
+  /**
+   * @param pooling the max pooling above that applies this layer's activation ({@link ConvolutionPoolingFusion}),
+   *     or null: {@link #forward} then returns the pre-activation z as a view of the channels-last GEMM output
+   *     (NCHW-shaped for an NCHW layer, no transpose; positions in the window order of {@link PoolingWindows} when
+   *     the pooling tiles the output) and {@link #backward} takes dL/dz in the same layout
+   */
+  ConvolutionGradients(Layer layer, long chunkElements, ConvolutionNorms norms, SubsamplingLayer pooling) {
     this.layer = layer;
     this.conf = (ConvolutionLayer) layer.conf().getLayer();
     this.channelsLast = conf.getCnn2dDataFormat() == CNN2DFormat.NHWC;
-    this.convolution = new UnfoldedConvolution(conf.getActivationFn(), norms, chunkElements, arrays);
+    this.pooling = pooling;
+    this.activationDeferred = pooling != null;
+    this.convolution = new UnfoldedConvolution(activationDeferred ? null : conf.getActivationFn(), norms,
+        chunkElements, arrays);
+  }
+
+  /** The activation a {@link ConvolutionPoolingFusion} moves above the pooling layer. */
+  org.nd4j.linalg.activations.IActivation activation() {
+    return conf.getActivationFn();
   }
 
   @Override
   public INDArray forward(INDArray input) {
     n = input.size(0);
-    INDArray nhwc = channelsLast ? input : transposeLastTwo("inputChannelsLast", input.reshape('c', n,
-        input.size(1), input.size(2) * input.size(3))).reshape('c', n, input.size(2), input.size(3), input.size(1));
+    INDArray nhwc = channelsLast ? input : channelsLastBuffer(input);
+    if (nhwc == null) {
+      nhwc = transposeLastTwo("inputChannelsLast", input.reshape('c', n, input.size(1),
+          input.size(2) * input.size(3))).reshape('c', n, input.size(2), input.size(3), input.size(1));
+    }
     geometry = ConvolutionPatches.of((int) nhwc.size(3), (int) nhwc.size(1), (int) nhwc.size(2),
         conf.getKernelSize(), conf.getStride(), conf.getDilation(), conf.getPadding(), conf.getConvolutionMode());
     INDArray bias = conf.hasBias() ? layer.getParam(ConvolutionParamInitializer.BIAS_KEY) : null;
-    INDArray a = convolution.forward(nhwc, geometry, layer.getParam(ConvolutionParamInitializer.WEIGHT_KEY), bias);
+    PoolingWindows windows = pooling == null ? null : PoolingWindows.of(pooling, conf, input.dataType(),
+        geometry.outputHeight(), geometry.outputWidth());
+    INDArray a = convolution.forward(nhwc, geometry, layer.getParam(ConvolutionParamInitializer.WEIGHT_KEY), bias,
+        windows);
     long out = a.size(1);
+    if (activationDeferred && !channelsLast) {
+      return a.reshape('c', n, geometry.outputHeight(), geometry.outputWidth(), out).permute(0, 3, 1, 2);
+    }
     return channelsLast ? a.reshape('c', n, geometry.outputHeight(), geometry.outputWidth(), out)
         : transposeLastTwo("outputChannelsFirst", a.reshape('c', n, geometry.positions(), out))
             .reshape('c', n, out, geometry.outputHeight(), geometry.outputWidth());
@@ -55,10 +86,16 @@ final class ConvolutionGradients implements PerExampleLayer {
   public INDArray backward(INDArray outputError, boolean needInputError) {
     long positions = geometry.positions();
     // Rows (example, position), one column per output channel, in a buffer of our own (backprop overwrites it).
-    INDArray error = channelsLast
-        ? arrays.get("error", outputError.dataType(), n, outputError.size(1), outputError.size(2),
-            outputError.size(3)).assign(outputError)
-        : transposeLastTwo("error", outputError.reshape('c', n, outputError.size(1), positions));
+    INDArray error;
+    if (channelsLast) {
+      error = arrays.get("error", outputError.dataType(), n, outputError.size(1), outputError.size(2),
+          outputError.size(3)).assign(outputError);
+    } else {
+      // An error laid out channels last behind its NCHW shape (a fused pooling layer's) is used in place.
+      INDArray inPlace = activationDeferred ? channelsLastBuffer(outputError) : null;
+      error = inPlace != null ? inPlace
+          : transposeLastTwo("error", outputError.reshape('c', n, outputError.size(1), positions));
+    }
     INDArray inputError = convolution.backward(error.reshape('c', n * positions, -1), needInputError);
     if (inputError == null || !channelsLast) {
       return inputError;
@@ -66,6 +103,15 @@ final class ConvolutionGradients implements PerExampleLayer {
     long c = inputError.size(1);
     return transposeLastTwo("inputErrorChannelsLast", inputError.reshape('c', n, c, -1))
         .reshape('c', n, inputError.size(2), inputError.size(3), c);
+  }
+
+  /**
+   * The channels-last array [n, H, W, C] behind an NCHW-shaped view when its memory is laid out that way (a
+   * permuted view of a contiguous channels-last array), else null.
+   */
+  private static INDArray channelsLastBuffer(INDArray nchw) {
+    INDArray nhwc = nchw.permute(0, 2, 3, 1);
+    return nhwc.ordering() == 'c' && Shape.hasDefaultStridesForShape(nhwc) ? nhwc : null;
   }
 
   /** [n, a, b] → [n, b, a] into the named buffer: a batch of matrix transposes, the fast way to switch layouts. */

@@ -120,6 +120,14 @@ final class ConvolutionPatches {
    * "paddedInput" where the convolution pads).
    */
   INDArray unfold(INDArray channelsLast, ReusableArrays arrays) {
+    return unfold(channelsLast, arrays, null);
+  }
+
+  /**
+   * As {@link #unfold(INDArray, ReusableArrays)}, with the rows of each output row in the window order of
+   * {@code windows} (natural order when null); the convolution's width dilation must then be 1.
+   */
+  INDArray unfold(INDArray channelsLast, ReusableArrays arrays, PoolingWindows windows) {
     long n = channelsLast.size(0);
     INDArray source = channelsLast;
     if (padded[0] != in[0] || padded[1] != in[1] || padding[0] != 0 || padding[1] != 0) {
@@ -131,16 +139,22 @@ final class ConvolutionPatches {
     INDArray columns = arrays.get("patches", channelsLast.dataType(), n, out[0], out[1], kernel[0], kernel[1],
         channels);
     if (dilation[1] == 1) {
-      // One copy from a strided view of the input: with dW = 1 a patch row's kW·C values for one kh are contiguous
-      // in the channels-last input, so the view has rank 5 (ND4J copies rank-5 views fast, rank-6 ones slowly).
       INDArray contiguous = source.ordering() != 'c' || !Shape.hasDefaultStridesForShape(source)
           ? arrays.get("channelsLastInput", source.dataType(), source.shape()).assign(source) : source;
-      long rowLength = (long) padded[1] * channels;
-      INDArray windows = Nd4j.create(contiguous.data(), new long[] {n, out[0], out[1], kernel[0],
-          (long) kernel[1] * channels}, new long[] {padded[0] * rowLength, stride[0] * rowLength,
-          (long) stride[1] * channels, dilation[0] * rowLength, 1}, contiguous.offset(), 'c');
-      columns.reshape('c', n, out[0], out[1], kernel[0], (long) kernel[1] * channels).assign(windows);
+      INDArray rows = columns.reshape('c', n, out[0], out[1], kernel[0], (long) kernel[1] * channels);
+      if (windows == null) {
+        copyColumns(contiguous, rows, 0, 0, out[1], 1);
+      } else {
+        for (int b = 0; b < windows.kernelW; b++) {
+          copyColumns(contiguous, rows, b * windows.outW, b, windows.outW, windows.kernelW);
+        }
+        int tiled = windows.outW * windows.kernelW;
+        copyColumns(contiguous, rows, tiled, tiled, out[1] - tiled, 1);
+      }
     } else {
+      if (windows != null) {
+        throw new IllegalStateException("the window order needs a convolution without width dilation");
+      }
       for (int kh = 0; kh < kernel[0]; kh++) {
         for (int kw = 0; kw < kernel[1]; kw++) {
           columns.get(NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.all(), NDArrayIndex.point(kh),
@@ -150,6 +164,27 @@ final class ConvolutionPatches {
       }
     }
     return columns.reshape('c', n * positions(), patchSize());
+  }
+
+  /**
+   * Copies the patches of {@code count} output columns, the first {@code first} and then every {@code step}-th,
+   * into output columns {@code to}, {@code to + 1}, … of {@code rows} [n, outH, outW, kH, kW·C]: one copy from a
+   * strided rank-5 view of the input (with width dilation 1 a patch row's kW·C values for one kh are contiguous in
+   * the channels-last input, and ND4J copies rank-5 views fast, rank-6 ones slowly).
+   */
+  private void copyColumns(INDArray contiguous, INDArray rows, int to, int first, int count, int step) {
+    if (count <= 0) {
+      return;
+    }
+    long n = rows.size(0);
+    long rowLength = (long) padded[1] * channels;
+    INDArray source = Nd4j.create(contiguous.data(), new long[] {n, out[0], count, kernel[0],
+        (long) kernel[1] * channels}, new long[] {padded[0] * rowLength, stride[0] * rowLength,
+        (long) step * stride[1] * channels, dilation[0] * rowLength, 1},
+        contiguous.offset() + (long) first * stride[1] * channels, 'c');
+    INDArray target = count == out[1] ? rows : rows.get(NDArrayIndex.all(), NDArrayIndex.all(),
+        NDArrayIndex.interval(to, to + count), NDArrayIndex.all(), NDArrayIndex.all());
+    target.assign(source);
   }
 
   /** Rows (or columns) of the padded input that kernel offset k reads, one per output position. */

@@ -93,6 +93,8 @@ final class LayerRules {
           counts,
           convolutionChunkElements, norms));
     }
+    ConvolutionPoolingFusion.apply(rules, net.getLayerWiseConfigurations(), java.util.Arrays.asList(net.getLayers()),
+        convolutionChunkElements, norms);
     checkArgument(rules.stream().anyMatch(PerExampleLayer::hasParams), "network has no trainable parameters");
     for (int i = 1; i < count; i++) {
       Layer layer = net.getLayer(i);

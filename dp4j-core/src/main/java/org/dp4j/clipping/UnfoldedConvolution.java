@@ -18,11 +18,12 @@ import org.nd4j.linalg.factory.Nd4j;
  * <p>Keeps the state of one pass; arrays live in the caller's workspace.
  */
 final class UnfoldedConvolution {
-  private final IActivation activation;
+  private final IActivation activation;    // null: applied by the layer above (see ConvolutionPoolingFusion)
   private final ConvolutionNorms norms;
   private final long chunkElements;
   private final ReusableArrays arrays;
   private ConvolutionPatches geometry;
+  private PoolingWindows windows;   // the row order of the patches (null: natural)
   private long n;
   private int[] kernelShape;      // out, C, kH, kW
   private INDArray weights4d;     // DL4J's [out, C, kH, kW]
@@ -33,7 +34,11 @@ final class UnfoldedConvolution {
   private INDArray perExample;    // [n, out·K] when materialised in one piece, else null
   private INDArray biasPerExample; // [n, out]
 
-  /** @param arrays where the big arrays of each pass are kept (one instance per layer) */
+  /**
+   * @param activation the layer's activation, or null when the layer above applies it ({@link #forward} then
+   *     returns the pre-activation z and {@link #backward} takes dL/dz)
+   * @param arrays where the big arrays of each pass are kept (one instance per layer)
+   */
   UnfoldedConvolution(IActivation activation, ConvolutionNorms norms, long chunkElements, ReusableArrays arrays) {
     this.activation = activation;
     this.norms = norms;
@@ -46,17 +51,28 @@ final class UnfoldedConvolution {
    * @param geometry the convolution's geometry for this input size
    * @param weights4d [out, C, kH, kW]
    * @param bias [1, out] or null
-   * @return the activations [n·P, out], i.e. channels-last [n, outH, outW, out] in row-major order
+   * @return the activations [n·P, out], i.e. channels-last [n, outH, outW, out] in row-major order (the
+   *     pre-activation, not to be modified by the caller, when the activation is deferred)
    */
   INDArray forward(INDArray channelsLast, ConvolutionPatches geometry, INDArray weights4d, INDArray bias) {
+    return forward(channelsLast, geometry, weights4d, bias, null);
+  }
+
+  /**
+   * As above, with the output positions of each row in the window order of {@code windows} (natural order when
+   * null): the activation must then be deferred, and {@link #backward} takes dL/dz in the same order.
+   */
+  INDArray forward(INDArray channelsLast, ConvolutionPatches geometry, INDArray weights4d, INDArray bias,
+      PoolingWindows windows) {
     this.geometry = geometry;
+    this.windows = windows;
     this.n = channelsLast.size(0);
     this.weights4d = weights4d;
     this.kernelShape = new int[] {(int) weights4d.size(0), (int) weights4d.size(1), (int) weights4d.size(2),
         (int) weights4d.size(3)};
     DataType type = channelsLast.dataType();
     int out = kernelShape[0];
-    patches = geometry.unfold(channelsLast, arrays);
+    patches = geometry.unfold(channelsLast, arrays, windows);
     INDArray weights = arrays.get("weightsByPatch", type, out, kernelShape[2], kernelShape[3], kernelShape[1])
         .assign(weights4d.permute(0, 2, 3, 1)).reshape('c', out, geometry.patchSize());
     preActivation = arrays.get("preActivation", type, patches.size(0), out);
@@ -65,24 +81,36 @@ final class UnfoldedConvolution {
     if (hasBias) {
       preActivation.addiRowVector(bias);
     }
+    if (activation == null) {
+      return preActivation;
+    }
     INDArray a = arrays.get("activation", type, patches.size(0), out).assign(preActivation);
     INDArray activated = activation.getActivation(a, true);
     return activated == a ? a : a.assign(activated);
   }
 
   /**
-   * @param outputError ε [n·P, out] (channels-last rows); may be overwritten
+   * @param outputError ε [n·P, out] (channels-last rows), or dL/dz when the activation is deferred; may be
+   *     overwritten
    * @return the error with respect to the input, NCHW [n, C, H, W] in a reused buffer, or null when not needed
    */
   INDArray backward(INDArray outputError, boolean needInputError) {
     // backprop(z, ε) may overwrite z with dL/dz; z is not needed afterwards.
-    delta = activation.backprop(preActivation, outputError).getFirst();
+    delta = activation == null ? outputError : activation.backprop(preActivation, outputError).getFirst();
     preActivation = null;
     if (!needInputError) {
       return null;
     }
+    INDArray naturalDelta = delta;
+    if (windows != null) {
+      // col2im reads the patch gradients in the natural order: reorder the (smaller) error first.
+      long out = delta.size(1);
+      naturalDelta = arrays.get("naturalDelta", delta.dataType(), delta.shape());
+      windows.reorder(delta.reshape('c', n, windows.height, windows.width, out),
+          naturalDelta.reshape('c', n, windows.height, windows.width, out), true);
+    }
     INDArray patchGradients = arrays.get("patchGradients", delta.dataType(), patches.size(0), patches.size(1));
-    Nd4j.gemm(delta, weights4d.reshape('c', kernelShape[0], geometry.patchSize()), patchGradients, false, false,
+    Nd4j.gemm(naturalDelta, weights4d.reshape('c', kernelShape[0], geometry.patchSize()), patchGradients, false, false,
         1.0, 0.0);
     return geometry.fold(patchGradients, n, arrays);
   }

@@ -35,8 +35,13 @@ final class RuleDriver {
     if (net.getFlattenedGradients() == null) {
       net.initGradientsView();
     }
-    List<PerExampleLayer> rules = LayerRules.forNetwork(net, ConvolutionGradients.CHUNK_ELEMENTS,
-        ConvolutionNorms.BY_COST);
+    return perExample(net, x, y, mask, labelMask, LayerRules.forNetwork(net, ConvolutionGradients.CHUNK_ELEMENTS,
+        ConvolutionNorms.BY_COST));
+  }
+
+  /** As above with the rules given (one per layer of {@code net}). */
+  static INDArray perExample(MultiLayerNetwork net, INDArray x, INDArray y, INDArray mask, INDArray labelMask,
+      List<PerExampleLayer> rules) {
     int n = (int) x.size(0);
     INDArray a = x;
     INDArray m = mask;

@@ -1,0 +1,213 @@
+package org.dp4j.clipping;
+
+import org.deeplearning4j.nn.conf.CNN2DFormat;
+import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
+import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
+import org.nd4j.linalg.activations.IActivation;
+import org.nd4j.linalg.activations.impl.ActivationIdentity;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.shape.Shape;
+
+/**
+ * The rule of a max-pooling {@code SubsamplingLayer} whose input is the pre-activation z of the convolution below it
+ * ({@link ConvolutionPoolingFusion}): it pools z and then applies the convolution's activation σ (ReLU or identity)
+ * to the pooled values, so that σ and its derivative touch a quarter of the elements (2×2 pooling) and the
+ * convolution's output never leaves its channels-last GEMM layout.
+ *
+ * <p>Why this equals DL4J's conv → σ → max-pool: σ is non-decreasing, so max_w σ(z) = σ(max_w z) in every window w.
+ * The error of a window goes to the first position (row-major kernel order) holding its maximum, as libnd4j's
+ * pooling backward sends it ({@link MaxPoolingWithArgmax}). Where max z &gt; 0 the positions holding max σ(z) are
+ * exactly those holding max z (ReLU is the identity there), so the first one is the same; where max z ≤ 0 every
+ * σ(z) of the window is 0 and DL4J's error, whichever position it reaches, is multiplied by ReLU's derivative 0 there
+ * (libnd4j's {@code relu_bp} passes the error only where z &gt; 0), as it is multiplied by 0 here. With identity σ
+ * the two orders are the same computation. Values are selected, never computed, so the step is bit-for-bit DL4J's
+ * (a pooled 0 may be +0 where DL4J's is −0). This needs every z finite: a NaN or infinite maximum (checked on every
+ * pass) sends the pass through DL4J's order instead: σ on z, then {@link PoolingGradients}.
+ *
+ * <p>The fast path (float32, windows that tile the input: kernel = stride, no padding, no dilation — the 2×2/2
+ * pooling of most CNNs) reads z in the window order of {@link PoolingWindows}, which the convolution's GEMM writes
+ * directly: for each output row, the members (a, b) of all its windows are runs of outW·C values at fixed
+ * distances, so every step is a long branch-free loop over Java arrays that the JIT vectorises (a first version
+ * looping over the C channels of one window at a time ran 4–6× slower): the maximum by {@code Math.max}; the first
+ * member holding it by selects in reverse member order; ReLU and its mask from the bits of the maximum. The
+ * backward pass writes every position once: the error where the member matches (and, for ReLU, the maximum was
+ * positive), else 0 (an and of the bits, so a 0 stays +0 whatever the error). Other configurations take DL4J's
+ * order on reused arrays, as exact as before.
+ */
+final class ActivatedMaxPooling implements ParameterFreeLayer {
+  private final SubsamplingLayer conf;
+  private final ConvolutionLayer convolution;
+  private final IActivation activation;
+  private final boolean relu;
+  private final boolean channelsLast;
+  private final ReusableArrays arrays = new ReusableArrays();
+  private final PoolingGradients dl4jOrder;
+  private INDArray preActivation;    // z in the layer's layout and natural order (DL4J's order only)
+  private PoolingWindows windows;    // the order of z's positions (null: natural)
+  private boolean fastPass;          // whether the last forward pass took the fast path
+  private long n;
+  private float[] values = new float[0];    // z, then dL/dz, in the window order
+  private float[] pooled = new float[0];
+  private float[] errors = new float[0];
+  private float[] rowMax = new float[0];
+  private int[] member = new int[0];        // per output: the window member of its maximum, kH·kW: no error
+
+  /**
+   * @param conf a max-pooling layer
+   * @param convolution the convolution below it, whose activation (ReLU without options, or identity) this rule
+   *     applies after pooling
+   */
+  ActivatedMaxPooling(SubsamplingLayer conf, ConvolutionLayer convolution) {
+    this.conf = conf;
+    this.convolution = convolution;
+    this.activation = convolution.getActivationFn();
+    this.relu = !(activation instanceof ActivationIdentity);
+    this.channelsLast = conf.getCnn2dDataFormat() == CNN2DFormat.NHWC;
+    this.dl4jOrder = new PoolingGradients(conf);
+  }
+
+  /** Whether the last {@link #forward} took the fast path (tests check that the path they mean to test ran). */
+  boolean lastPassWasFast() {
+    return fastPass;
+  }
+
+  @Override
+  public INDArray forward(INDArray z) {
+    n = z.size(0);
+    INDArray nhwc = channelsLast ? z : z.permute(0, 2, 3, 1);
+    windows = PoolingWindows.of(conf, convolution, z.dataType(), (int) nhwc.size(1), (int) nhwc.size(2));
+    if (windows != null && !(nhwc.ordering() == 'c' && Shape.hasDefaultStridesForShape(nhwc))) {
+      throw new IllegalStateException("the fused convolution must hand over its channels-last output");
+    }
+    int c = (int) nhwc.size(3);
+    fastPass = windows != null && poolFast(nhwc, c);
+    if (fastPass) {
+      INDArray out = arrays.get("pooledChannelsLast", DataType.FLOAT, n, windows.outH, windows.outW, c);
+      out.data().asNioFloat().put((int) out.offset(), pooled, 0, (int) out.length());
+      return channelsLast ? out : arrays.get("pooled", DataType.FLOAT, n, c, windows.outH, windows.outW)
+          .assign(out.permute(0, 3, 1, 2));
+    }
+    // DL4J's order: σ on a copy of z (in the natural order), then the pooling rule.
+    preActivation = z;
+    if (windows != null) {
+      INDArray natural = arrays.get("naturalInput", z.dataType(), nhwc.shape());
+      windows.reorder(nhwc, natural, true);
+      preActivation = channelsLast ? natural : natural.permute(0, 3, 1, 2);
+    }
+    INDArray activated = arrays.get("activated", z.dataType(), z.shape()).assign(preActivation);
+    INDArray a = activation.getActivation(activated, true);
+    return dl4jOrder.forward(a == activated ? a : activated.assign(a));
+  }
+
+  /** The fast forward pass into {@link #pooled} and {@link #member}; false when a maximum is not finite. */
+  private boolean poolFast(INDArray nhwc, int c) {
+    int height = windows.height;
+    int width = windows.width;
+    int kh = windows.kernelH;
+    int kw = windows.kernelW;
+    int outputs = (int) n * windows.outH * windows.outW * c;
+    int run = windows.outW * c;    // one output row
+    int rowLength = width * c;
+    values = grown(values, (int) nhwc.length());
+    pooled = grown(pooled, outputs);
+    rowMax = grown(rowMax, run);
+    if (member.length < Math.max(outputs, run)) {
+      member = new int[Math.max(outputs, run)];
+    }
+    nhwc.data().asNioFloat().get((int) nhwc.offset(), values, 0, (int) nhwc.length());
+    float[] z = values;
+    float[] max = rowMax;
+    int[] at = member;
+    int none = kh * kw;
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+      for (int oh = 0; oh < windows.outH; oh++) {
+        int row = (i * height + oh * kh) * rowLength;
+        int o = (i * windows.outH + oh) * run;
+        System.arraycopy(z, row, max, 0, run);
+        for (int a = 0; a < kh; a++) {
+          for (int b = a == 0 ? 1 : 0; b < kw; b++) {
+            int from = row + a * rowLength + b * run;
+            for (int j = 0; j < run; j++) {
+              max[j] = Math.max(max[j], z[from + j]);
+            }
+          }
+        }
+        // The first member holding the maximum: selects in reverse order, the last one wins (some member holds
+        // it unless it is NaN, and then the pass is not used).
+        for (int a = kh - 1; a >= 0; a--) {
+          for (int b = kw - 1; b >= 0; b--) {
+            int from = row + a * rowLength + b * run;
+            int m = a * kw + b;
+            for (int j = 0; j < run; j++) {
+              at[o + j] = z[from + j] == max[j] ? m : at[o + j];
+            }
+          }
+        }
+        for (int j = 0; j < run; j++) {
+          int bits = Float.floatToRawIntBits(max[j]);
+          bad |= (((bits & 0x7f800000) ^ 0x7f800000) - 1) >> 31;    // −1 for ±∞ and NaN
+          // −1 where the maximum is > 0 (sign clear, not +0): ReLU passes it and its error.
+          int pass = relu ? (-bits & ~bits) >> 31 : -1;
+          pooled[o + j] = Float.intBitsToFloat(bits & pass);
+          at[o + j] = (at[o + j] & pass) | (none & ~pass);
+        }
+      }
+    }
+    return bad == 0;
+  }
+
+  private static float[] grown(float[] a, int length) {
+    return a.length < length ? new float[length] : a;
+  }
+
+  @Override
+  public INDArray backward(INDArray outputError, boolean needInputError) {
+    if (!needInputError) {
+      return null;
+    }
+    if (!fastPass) {
+      INDArray error = activation.backprop(preActivation, dl4jOrder.backward(outputError, true)).getFirst();
+      if (windows == null) {
+        return error;
+      }
+      INDArray natural = arrays.get("naturalError", error.dataType(), n, windows.height, windows.width,
+          error.size(channelsLast ? 3 : 1)).assign(channelsLast ? error : error.permute(0, 2, 3, 1));
+      INDArray windowed = arrays.get("inputError", error.dataType(), natural.shape());
+      windows.reorder(natural, windowed, false);
+      return channelsLast ? windowed : windowed.permute(0, 3, 1, 2);
+    }
+    int c = (int) outputError.size(channelsLast ? 3 : 1);
+    int run = windows.outW * c;
+    int rowLength = windows.width * c;
+    INDArray e = arrays.get("errorChannelsLast", DataType.FLOAT, n, windows.outH, windows.outW, c)
+        .assign((channelsLast ? outputError : outputError.permute(0, 2, 3, 1)).castTo(DataType.FLOAT));
+    errors = grown(errors, (int) e.length());
+    e.data().asNioFloat().get((int) e.offset(), errors, 0, (int) e.length());
+    float[] d = values;
+    if (windows.leavesRemainder()) {
+      java.util.Arrays.fill(d, 0, (int) n * windows.height * rowLength, 0f);    // positions in no window
+    }
+    int[] at = member;
+    for (int i = 0; i < n; i++) {
+      for (int oh = 0; oh < windows.outH; oh++) {
+        int row = (i * windows.height + oh * windows.kernelH) * rowLength;
+        int o = (i * windows.outH + oh) * run;
+        for (int a = 0; a < windows.kernelH; a++) {
+          for (int b = 0; b < windows.kernelW; b++) {
+            int to = row + a * rowLength + b * run;
+            int m = a * windows.kernelW + b;
+            for (int j = 0; j < run; j++) {
+              // All bits of the error where its member is m, else none: (x − 1) >> 31 is −1 only for x = 0.
+              d[to + j] = Float.intBitsToFloat(Float.floatToRawIntBits(errors[o + j]) & (((at[o + j] ^ m) - 1) >> 31));
+            }
+          }
+        }
+      }
+    }
+    INDArray inputError = arrays.get("inputError", DataType.FLOAT, n, windows.height, windows.width, c);
+    inputError.data().asNioFloat().put((int) inputError.offset(), d, 0, (int) inputError.length());
+    return channelsLast ? inputError : inputError.permute(0, 3, 1, 2);
+  }
+}
