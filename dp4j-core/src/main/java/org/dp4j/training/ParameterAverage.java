@@ -27,10 +27,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * cover the average, and {@link #requireCovered} refuses such a ledger (as {@link DpSgdTrainer} does).
  *
  * <pre>{@code
- * // given: DpSgdSetup setup; MultiLayerNetwork net; IndexedData data; DataSet testSet
+ * // given: DpSgdSetup setup; MultiLayerNetwork net; IndexedData data; DataSetIterator test
  * ParameterAverage avg = ParameterAverage.withWarmup(0.999, net.params());
  * setup.trainer(net, data).averageParameters(avg).build().train();   // updated after every step
- * double averaged = avg.evaluate(net, () -> net.evaluate(new ListDataSetIterator<>(testSet.asList())).accuracy());
+ * double averaged = avg.evaluate(net, () -> net.evaluate(test).accuracy());
  * net.setParams(avg.average());                                       // or release the averaged model itself
  * }</pre>
  *
