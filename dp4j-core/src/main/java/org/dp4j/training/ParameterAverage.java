@@ -24,7 +24,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * of them, so releasing the average — instead of, or with, the last iterate — is post-processing (Dwork &amp; Roth
  * 2014, Prop. 2.1): the same (ε, δ), the same neighbouring relation, no further assumption. A hidden-state
  * accountant ({@link ThreatModel#LAST_ITERATE_ONLY}) bounds θ_T alone; the average is not θ_T, so its bound does not
- * cover the average, and {@link #requireCovered} refuses such a ledger (as {@link DpSgdTrainer} does).
+ * cover the average, and {@link #requireCovered} refuses such a ledger (as {@link DpSgdTrainer} does); see
+ * docs/threat-models.md#averaged-iterates.
  *
  * <pre>{@code
  * // given: DpSgdSetup setup; MultiLayerNetwork net; IndexedData data; DataSetIterator test
