@@ -16,11 +16,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * scale", Sec. 3) use to evaluate DP-SGD. It starts at the parameters θ₀ it is given and, after optimizer step
  * t = 1, 2, …, sets {@code avg ← β_t·avg + (1 − β_t)·θ_t}, with β_t = β, or with the warm-up
  * β_t = min(β, t/(9 + t)): TensorFlow's {@code ExponentialMovingAverage} warm-up min(β, (1 + u)/(10 + u)) after
- * u = t − 1 earlier updates, so the first update keeps 90% of θ₁ and early iterates are forgotten quickly. De et al.
- * warm the decay up; dp4j takes this form of the warm-up without having checked it against their text.
+ * u = t − 1 earlier updates, so (for β ≥ 0.1) the first update keeps 90% of θ₁ and early iterates are forgotten
+ * quickly. De et al. warm the decay up; dp4j takes this form of the warm-up without having checked it against their
+ * text.
  *
- * <p><b>Privacy.</b> The average is a fixed, data-independent function of θ₀ (data-independent) and the iterates
- * θ₁ … θ_T. A composition accountant ({@link ThreatModel#ALL_ITERATES_RELEASED}) already bounds the release of all
+ * <p><b>Privacy.</b> The average is a fixed function (the same for every data set) of θ₀ — the initial parameters,
+ * which must not depend on the private data, as DP-SGD's guarantee already assumes — and of the iterates θ₁ … θ_T.
+ * A composition accountant ({@link ThreatModel#ALL_ITERATES_RELEASED}) already bounds the release of all
  * of them, so releasing the average — instead of, or with, the last iterate — is post-processing (Dwork &amp; Roth
  * 2014, Prop. 2.1): the same (ε, δ), the same neighbouring relation, no further assumption. A hidden-state
  * accountant ({@link ThreatModel#LAST_ITERATE_ONLY}) bounds θ_T alone; the average is not θ_T, so its bound does not
