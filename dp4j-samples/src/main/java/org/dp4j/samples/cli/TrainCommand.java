@@ -246,7 +246,8 @@ final class TrainCommand implements Callable<Integer> {
     };
     TrainingResult result = spark != null
         ? SparkTraining.train(spark, net, data, ledger, k, progress::step, epochDone)
-        : averaged.attach(setup.trainer(net, data), net).physicalBatchSize(scatter != null ? scatter.physicalBatchSize() : Integer.MAX_VALUE)
+        : averaged.attach(setup.trainer(net, data), net)
+            .physicalBatchSize(scatter != null ? scatter.physicalBatchSize() : Integer.MAX_VALUE)
             .ledger(ledger).onStep(progress::step).onEpoch(epochDone).build().train();
     double finalAccuracy = accuracies.isEmpty() ? averaged.accuracy(net, testSet)
         : accuracies.get(accuracies.size() - 1);
