@@ -51,9 +51,11 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
   private final DpSgdStep step;
   private final int physicalBatchSize;
   private final Optional<String> voidBecause;
+  private final Optional<ParameterAverage> average;
 
   private DpSgdTrainer(Builder b, LedgerEpochLoop loop) {
     this.physicalBatchSize = b.physicalBatchSize;
+    this.average = Optional.ofNullable(b.average);
     this.net = b.net;
     this.data = b.data;
     this.sampler = b.sampler;
@@ -71,6 +73,11 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
     PlainSgdCheck.whyNotPlainSgd(net).ifPresent(ledger::voidHiddenState);
     for (var a : ledger.accountants()) {
       requireCovers(a, dp);
+    }
+    if (average.isPresent()) {
+      ParameterAverage.requireCovered(ledger);
+      checkArgument(average.get().parameterCount() == net.numParams(), "the parameter average has %s parameters, "
+          + "the network %s", average.get().parameterCount(), net.numParams());
     }
   }
 
@@ -128,6 +135,7 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
       return false;
     }
     takeStep(sampler.nextBatch());
+    average.ifPresent(a -> a.update(net.params()));
     return true;
   }
 
@@ -150,6 +158,7 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
     private final IndexedData data;
     private BatchSampler sampler;
     private int physicalBatchSize = Integer.MAX_VALUE;
+    private ParameterAverage average;
 
     private Builder(MultiLayerNetwork net, IndexedData data) {
       this.net = checkNotNull(net, "network");
@@ -176,6 +185,16 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
     public Builder physicalBatchSize(int rows) {
       checkArgument(rows > 0, "physicalBatchSize must be > 0, was %s", rows);
       this.physicalBatchSize = rows;
+      return this;
+    }
+
+    /**
+     * Folds the parameters into {@code average} after every update (the average of the released iterates: free
+     * under the composition accountant, refused by {@link #build} if the ledger has a hidden-state accountant, see
+     * {@link ParameterAverage}). It must have been started from this network's parameters.
+     */
+    public Builder averageParameters(ParameterAverage average) {
+      this.average = checkNotNull(average, "average");
       return this;
     }
 

@@ -26,7 +26,7 @@ import org.nd4j.linalg.lossfunctions.LossFunctions;
 
 /** DP-SGD with a shuffle-once partition and the certified softmax-regression ledger (both threat models). */
 class ShuffleOnceTrainingTest {
-  private static MultiLayerNetwork softmax(int batch) {
+  static MultiLayerNetwork softmax(int batch) {
     DpSgd dp = DpSgd.builder().clipNorm(1).noiseMultiplier(1).expectedBatchSize(batch).baseUpdater(new Sgd(0.3))
         .build();
     MultiLayerNetwork net = new MultiLayerNetwork(new NeuralNetConfiguration.Builder().seed(1)

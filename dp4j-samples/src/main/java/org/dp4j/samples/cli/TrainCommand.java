@@ -20,7 +20,6 @@ import org.dp4j.data.MnistVariant;
 import org.dp4j.listeners.LedgerChart;
 import org.dp4j.listeners.LedgerCheckpoint;
 import org.dp4j.listeners.LedgerReport;
-import org.dp4j.samples.train.Accuracy;
 import org.dp4j.listeners.RunReport;
 import org.dp4j.samples.train.MnistLstm;
 import org.dp4j.samples.train.MnistModels;
@@ -61,6 +60,9 @@ final class TrainCommand implements Callable<Integer> {
 
   @CommandLine.Mixin
   FeatureOptions featureOptions;
+
+  @CommandLine.Mixin
+  AveragedEvaluation.Options averaging;
 
   @CommandLine.Mixin
   MnistDataOptions dataOptions;
@@ -162,6 +164,7 @@ final class TrainCommand implements Callable<Integer> {
     }
     SparkTraining.checkSupported(cmd, this);
     RunOutputs.check(cmd, this, dataOptions.dir(cmd));
+    AveragedEvaluation averaged = AveragedEvaluation.requested(cmd, averaging, this);
     if (algorithm == Algorithm.DP_MBCD) {
       return new DpMbcdTrainRun(this, mbcd).run(cmd);
     }
@@ -232,7 +235,7 @@ final class TrainCommand implements Callable<Integer> {
     List<Double> accuracies = new ArrayList<>();
     ProgressDisplay progress = new ProgressDisplay(cmd.getErr(), setup.stepsPerEpoch());
     java.util.function.Consumer<LedgerRow> epochDone = row -> {
-      double acc = Accuracy.of(net, testSet);
+      double acc = averaged.accuracy(net, testSet);
       accuracies.add(acc);
       progress.epochDone();
       out.println(epochLine(row, acc, k));
@@ -243,9 +246,11 @@ final class TrainCommand implements Callable<Integer> {
     };
     TrainingResult result = spark != null
         ? SparkTraining.train(spark, net, data, ledger, k, progress::step, epochDone)
-        : setup.trainer(net, data).physicalBatchSize(scatter != null ? scatter.physicalBatchSize() : Integer.MAX_VALUE)
+        : averaged.attach(setup.trainer(net, data), net)
+            .physicalBatchSize(scatter != null ? scatter.physicalBatchSize() : Integer.MAX_VALUE)
             .ledger(ledger).onStep(progress::step).onEpoch(epochDone).build().train();
-    double finalAccuracy = accuracies.isEmpty() ? Accuracy.of(net, testSet) : accuracies.get(accuracies.size() - 1);
+    double finalAccuracy = accuracies.isEmpty() ? averaged.accuracy(net, testSet)
+        : accuracies.get(accuracies.size() - 1);
     out.println(LedgerReport.summary(ledger));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",
         result.stopReason().name().toLowerCase(Locale.ROOT), result.steps(), finalAccuracy);
@@ -261,6 +266,7 @@ final class TrainCommand implements Callable<Integer> {
           .field("learningRate", lr).field("momentum", m).field("trainingRecords", data.size())
           .field("stopReason", result.stopReason() == org.dp4j.training.StopReason.BUDGET ? "budget" : "completed")
           .field("testAccuracyPerEpoch", accuracies).fields(scatter != null ? scatter.report() : Map.of())
+          .fields(averaged.report())
           .build();
       outputs.write(files.report, () -> r.writeJson(files.report));
     }

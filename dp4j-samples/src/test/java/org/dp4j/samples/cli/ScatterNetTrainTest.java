@@ -85,7 +85,7 @@ class ScatterNetTrainTest {
   }
 
   /** {@code n} images of a bright bar whose angle depends on the label (5 classes), as IDX files. */
-  private static void writeIdx(Path dir, String prefix, int n) throws IOException {
+  static void writeIdx(Path dir, String prefix, int n) throws IOException {
     ByteBuffer img = ByteBuffer.allocate(16 + n * 784).putInt(0x803).putInt(n).putInt(28).putInt(28);
     ByteBuffer lab = ByteBuffer.allocate(8 + n).putInt(0x801).putInt(n);
     for (int i = 0; i < n; i++) {
