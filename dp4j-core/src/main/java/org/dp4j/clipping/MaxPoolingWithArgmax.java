@@ -1,6 +1,8 @@
 package org.dp4j.clipping;
 
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.shape.Shape;
 
 /**
  * Where each maximum of a 2-D max pooling came from, so that the backward pass is a scatter of the output error to
@@ -29,6 +31,10 @@ final class MaxPoolingWithArgmax {
   private long[] inputShape;
   private boolean channelsLast;
   private double[] maxima = new double[0];    // the outputs of one (example, channel) plane
+  private boolean flat;                       // whether the last locate took the flat 2×2 stride-1 path
+  private float[] flatInput = new float[0];
+  private float[] flatOutput = new float[0];
+  private int[] firstOfFour = new int[0];
 
   MaxPoolingWithArgmax(int[] kernel, int[] stride, int[] dilation, ReusableArrays arrays) {
     this.kernel = kernel.clone();
@@ -54,6 +60,14 @@ final class MaxPoolingWithArgmax {
     if (argmax.length < n * c * outH * outW) {
       argmax = new int[n * c * outH * outW];
     }
+    flat = kernel[0] == 2 && kernel[1] == 2 && stride[0] == 1 && stride[1] == 1 && dilation[0] == 1
+        && dilation[1] == 1 && padding[0] == 0 && padding[1] == 0 && in.dataType() == DataType.FLOAT
+        && out.dataType() == DataType.FLOAT && !channelsLast && in.ordering() == 'c'
+        && Shape.hasDefaultStridesForShape(in) && out.ordering() == 'c' && Shape.hasDefaultStridesForShape(out)
+        && (long) n * c * in.size(2) * in.size(3) < Integer.MAX_VALUE && locateFlat(in, out);
+    if (flat) {
+      return;
+    }
     Window window = new Window(BufferElements.of(in), padding, (int) in.size(2), (int) in.size(3),
         (int) in.stride(2), (int) in.stride(3));
     BufferElements y = BufferElements.of(out);
@@ -77,12 +91,81 @@ final class MaxPoolingWithArgmax {
     }
   }
 
+  /** Whether the last {@link #locate} took the flat 2×2 stride-1 path (tests check that the path they test ran). */
+  boolean lastLocateWasFlat() {
+    return flat;
+  }
+
+  /**
+   * 2×2 windows, stride 1, no padding or dilation, float32, contiguous NCHW: the windows start at every position j
+   * of the flat input (those that wrap a row or a plane are computed and never read), so the search is one long
+   * branch-free loop over a Java copy of the input that the JIT vectorises: the maximum of x[j], x[j+1], x[j+W],
+   * x[j+W+1] by {@code Math.max}, and the first of the four (row-major) equal to it. False — the sweep then runs —
+   * when a window holds a NaN or its maximum differs from ND4J's output.
+   */
+  private boolean locateFlat(INDArray in, INDArray out) {
+    int height = (int) in.size(2);
+    int width = (int) in.size(3);
+    int planes = (int) (in.size(0) * in.size(1));
+    int total = planes * height * width;
+    int outH = (int) out.size(2);
+    int outW = (int) out.size(3);
+    if (flatInput.length < total) {
+      flatInput = new float[total];
+      firstOfFour = new int[total];
+    }
+    if (flatOutput.length < planes * outH * outW) {
+      flatOutput = new float[planes * outH * outW];
+    }
+    float[] x = flatInput;
+    float[] y = flatOutput;
+    int[] first = firstOfFour;
+    in.data().asNioFloat().get((int) in.offset(), x, 0, total);
+    out.data().asNioFloat().get((int) out.offset(), y, 0, planes * outH * outW);
+    int starts = total - width - 1;
+    for (int j = 0; j < starts; j++) {
+      float a = x[j];
+      float b = x[j + 1];
+      float c = x[j + width];
+      float d = x[j + width + 1];
+      float m = Math.max(Math.max(a, b), Math.max(c, d));
+      int notA = a != m ? 1 : 0;
+      int notB = b != m ? 1 : 0;
+      int notC = c != m ? 1 : 0;
+      // 0, 1, 2 or 3: (0,0), (0,1), (1,0), (1,1); 4 for a window with a NaN (Math.max gives NaN).
+      first[j] = Float.isNaN(m) ? 4 : notA * (1 + notB * (1 + notC));
+    }
+    int o = 0;
+    for (int p = 0; p < planes; p++) {
+      for (int oh = 0; oh < outH; oh++) {
+        int j = (p * height + oh) * width;
+        for (int ow = 0; ow < outW; ow++, j++, o++) {
+          int k = first[j];
+          if (k == 4) {
+            return false;
+          }
+          // Arithmetic on k rather than a chain of selects: k is unpredictable, branches on it cost more than the search.
+          int at = (k >> 1) * width + (k & 1);
+          if (x[j + at] != y[o]) {
+            return false;
+          }
+          argmax[o] = oh * width + ow + at;
+        }
+      }
+    }
+    return true;
+  }
+
   /**
    * @param outputError logical NCHW [n, C, outH, outW], any strides
    * @return the error with respect to the input of the last {@link #locate}, logical NCHW [n, C, H, W]
    */
   INDArray backward(INDArray outputError) {
     INDArray inputError = logicalView("scatteredError", outputError, inputShape[2], inputShape[3]);
+    if (flat && outputError.dataType() == DataType.FLOAT && outputError.ordering() == 'c'
+        && Shape.hasDefaultStridesForShape(outputError)) {
+      return scatterFlat(outputError, inputError);
+    }
     inputError.assign(0);
     BufferElements e = BufferElements.of(outputError);
     BufferElements g = BufferElements.of(inputError);
@@ -109,6 +192,28 @@ final class MaxPoolingWithArgmax {
         }
       }
     }
+    return inputError;
+  }
+
+  /**
+   * The backward pass after {@link #locateFlat}: the same sums in the same order (output positions in loop order),
+   * on Java arrays (float additions, as libnd4j's), into the contiguous NCHW {@code inputError}.
+   */
+  private INDArray scatterFlat(INDArray outputError, INDArray inputError) {
+    int planeSize = (int) (inputShape[2] * inputShape[3]);
+    int total = (int) (inputShape[0] * inputShape[1]) * planeSize;
+    int outputs = (int) outputError.length();
+    int planeOutputs = (int) (outputError.size(2) * outputError.size(3));
+    float[] g = flatInput;    // the search's copy of the input is no longer needed
+    float[] e = flatOutput;
+    java.util.Arrays.fill(g, 0, total, 0f);
+    outputError.data().asNioFloat().get((int) outputError.offset(), e, 0, outputs);
+    for (int o = 0, plane = 0; o < outputs; plane += planeSize) {
+      for (int q = 0; q < planeOutputs; q++, o++) {
+        g[plane + argmax[o]] += e[o];
+      }
+    }
+    inputError.data().asNioFloat().put((int) inputError.offset(), g, 0, total);
     return inputError;
   }
 

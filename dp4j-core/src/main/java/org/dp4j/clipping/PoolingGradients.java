@@ -52,6 +52,11 @@ final class PoolingGradients implements ParameterFreeLayer {
     return output;
   }
 
+  /** Whether the last forward pass located the maxima by the flat 2×2 stride-1 search (for tests). */
+  boolean lastPassWasFlat() {
+    return argmaxPass && maxPooling.lastLocateWasFlat();
+  }
+
   @Override
   public INDArray backward(INDArray outputError, boolean needInputError) {
     if (!needInputError) {

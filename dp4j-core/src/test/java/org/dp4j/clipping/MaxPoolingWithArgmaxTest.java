@@ -75,6 +75,10 @@ class MaxPoolingWithArgmaxTest {
       INDArray x = ties(n, format, type);
       INDArray expectedOut = dl4j.activate(x, true, LayerWorkspaceMgr.noWorkspaces()).dup();
       INDArray out = rule.forward(x);
+      boolean flat = pool.kernel()[0] == 2 && pool.kernel()[1] == 2 && pool.stride()[0] == 1
+          && pool.stride()[1] == 1 && pool.dilation()[0] == 1 && format == CNN2DFormat.NCHW
+          && type == DataType.FLOAT;
+      assertThat(rule.lastPassWasFlat()).as("flat 2×2 stride-1 search").isEqualTo(flat);
       assertThat(out.shape()).isEqualTo(expectedOut.shape());
       assertThat(out.equals(expectedOut)).as("forward, batch %s", n).isTrue();
       INDArray error = Nd4j.rand(type, expectedOut.shape()).subi(0.5);
@@ -86,6 +90,20 @@ class MaxPoolingWithArgmaxTest {
           .isLessThanOrEqualTo(1e-12 * scale);
       assertThat(in.amaxNumber().doubleValue()).as("the error reaches the input").isGreaterThan(0);
     }
+  }
+
+  @Test
+  void aNaNInAWindowTakesTheSweep() {
+    // The flat search cannot tell which of a NaN window's values libnd4j's search stops on: the sweep decides.
+    Layer dl4j = subsampling(new Pool(new int[] {2, 2}, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1},
+        ConvolutionMode.Truncate), CNN2DFormat.NCHW, DataType.FLOAT);
+    PoolingGradients rule = new PoolingGradients((SubsamplingLayer) dl4j.conf().getLayer());
+    INDArray x = ties(2, CNN2DFormat.NCHW, DataType.FLOAT);
+    rule.forward(x);
+    assertThat(rule.lastPassWasFlat()).isTrue();
+    x.putScalar(new long[] {1, 2, 4, 5}, Float.NaN);
+    rule.forward(x);
+    assertThat(rule.lastPassWasFlat()).isFalse();
   }
 
   @Test
