@@ -26,8 +26,7 @@ final class ConvolutionGradients implements PerExampleLayer {
   private final Layer layer;
   private final ConvolutionLayer conf;
   private final boolean channelsLast;
-  private final boolean activationDeferred;
-  private final SubsamplingLayer pooling;
+  private final SubsamplingLayer pooling;    // the fused pooling above, which applies the activation; null: none
   private final ReusableArrays arrays = new ReusableArrays();
   private final UnfoldedConvolution convolution;
   private long n;
@@ -48,14 +47,8 @@ final class ConvolutionGradients implements PerExampleLayer {
     this.conf = (ConvolutionLayer) layer.conf().getLayer();
     this.channelsLast = conf.getCnn2dDataFormat() == CNN2DFormat.NHWC;
     this.pooling = pooling;
-    this.activationDeferred = pooling != null;
-    this.convolution = new UnfoldedConvolution(activationDeferred ? null : conf.getActivationFn(), norms,
+    this.convolution = new UnfoldedConvolution(pooling != null ? null : conf.getActivationFn(), norms,
         chunkElements, arrays);
-  }
-
-  /** The activation a {@link ConvolutionPoolingFusion} moves above the pooling layer. */
-  org.nd4j.linalg.activations.IActivation activation() {
-    return conf.getActivationFn();
   }
 
   @Override
@@ -74,7 +67,7 @@ final class ConvolutionGradients implements PerExampleLayer {
     INDArray a = convolution.forward(nhwc, geometry, layer.getParam(ConvolutionParamInitializer.WEIGHT_KEY), bias,
         windows);
     long out = a.size(1);
-    if (activationDeferred && !channelsLast) {
+    if (pooling != null && !channelsLast) {
       return a.reshape('c', n, geometry.outputHeight(), geometry.outputWidth(), out).permute(0, 3, 1, 2);
     }
     return channelsLast ? a.reshape('c', n, geometry.outputHeight(), geometry.outputWidth(), out)
@@ -92,7 +85,7 @@ final class ConvolutionGradients implements PerExampleLayer {
           outputError.size(3)).assign(outputError);
     } else {
       // An error laid out channels last behind its NCHW shape (a fused pooling layer's) is used in place.
-      INDArray inPlace = activationDeferred ? channelsLastBuffer(outputError) : null;
+      INDArray inPlace = pooling != null ? channelsLastBuffer(outputError) : null;
       error = inPlace != null ? inPlace
           : transposeLastTwo("error", outputError.reshape('c', n, outputError.size(1), positions));
     }

@@ -27,7 +27,7 @@ final class ConvolutionPoolingFusion {
   static void apply(List<PerExampleLayer> rules, MultiLayerConfiguration configuration, List<Layer> layers,
       long chunkElements, ConvolutionNorms norms) {
     for (int i = 0; i + 1 < rules.size(); i++) {
-      if (!(rules.get(i) instanceof ConvolutionGradients convolution)
+      if (!(rules.get(i) instanceof ConvolutionGradients)
           || !(rules.get(i + 1) instanceof PoolingGradients)
           || configuration.getInputPreProcess(i + 1) != null) {
         continue;
@@ -35,9 +35,8 @@ final class ConvolutionPoolingFusion {
       SubsamplingLayer pooling = (SubsamplingLayer) layers.get(i + 1).conf().getLayer();
       org.deeplearning4j.nn.conf.layers.ConvolutionLayer below =
           (org.deeplearning4j.nn.conf.layers.ConvolutionLayer) layers.get(i).conf().getLayer();
-      IActivation activation = convolution.activation();
       if (pooling.getPoolingType() == PoolingType.MAX && pooling.getIDropout() == null
-          && pooling.getCnn2dDataFormat() == below.getCnn2dDataFormat() && commutesWithMax(activation)) {
+          && pooling.getCnn2dDataFormat() == below.getCnn2dDataFormat() && commutesWithMax(below.getActivationFn())) {
         rules.set(i, new ConvolutionGradients(layers.get(i), chunkElements, norms, pooling));
         rules.set(i + 1, new ActivatedMaxPooling(pooling, below));
       }

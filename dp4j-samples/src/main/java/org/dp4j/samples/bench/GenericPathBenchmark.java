@@ -36,10 +36,7 @@ public final class GenericPathBenchmark {
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
     Nd4j.getRandom().setSeed(1);
     INDArray x = Nd4j.rand(DataType.FLOAT, batch, 784);
-    INDArray y = Nd4j.zeros(DataType.FLOAT, batch, 10);
-    for (int i = 0; i < batch; i++) {
-      y.putScalar(i, i % 10, 1f);
-    }
+    INDArray y = PerformanceBenchmark.oneHot(batch);
     report("dense 784-128-10", mlp(), x, y, rounds, DenseLayer.class, OutputLayer.class);
     report("cnn conv5x5x8-pool-dense", cnn(), x, y, rounds, ConvolutionLayer.class);
   }

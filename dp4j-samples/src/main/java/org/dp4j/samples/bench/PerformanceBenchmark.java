@@ -76,7 +76,7 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
  */
 public final class PerformanceBenchmark {
   private static final int BLOCK = 10;
-  private static final int BATCH = 256;
+  static final int BATCH = 256;
 
   private final List<Measurement> rows = new ArrayList<>();
   private final Map<String, Object> memory = new LinkedHashMap<>();
@@ -159,18 +159,20 @@ public final class PerformanceBenchmark {
         .setInputType(InputType.convolutionalFlat(28, 28, 1)).build();
   }
 
-  private static MultiLayerNetwork init(MultiLayerConfiguration conf) {
+  static MultiLayerNetwork init(MultiLayerConfiguration conf) {
     MultiLayerNetwork net = new MultiLayerNetwork(conf);
     net.init();
     return net;
   }
 
-  private static DpSgd dp() {
+  /** DP-SGD with C = 1, z = 1.1, expected batch {@link #BATCH}, plain SGD 0.01: the benchmarks' private updater. */
+  static DpSgd dp() {
     return DpSgd.builder().clipNorm(1.0).noiseMultiplier(1.1).expectedBatchSize(BATCH).baseUpdater(new Sgd(0.01))
         .build();
   }
 
-  private static INDArray oneHot(int n) {
+  /** One-hot labels [n, 10], example i of class i mod 10. */
+  static INDArray oneHot(int n) {
     INDArray y = Nd4j.zeros(DataType.FLOAT, n, 10);
     for (int i = 0; i < n; i++) {
       y.putScalar(i, i % 10, 1.0);

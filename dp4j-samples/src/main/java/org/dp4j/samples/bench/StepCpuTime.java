@@ -2,10 +2,8 @@ package org.dp4j.samples.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.samples.zoo.ModelZoo;
-import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -24,7 +22,7 @@ import org.nd4j.linalg.learning.config.Sgd;
  * </pre>
  */
 public final class StepCpuTime {
-  private static final int BATCH = 256;
+  private static final int BATCH = PerformanceBenchmark.BATCH;
 
   private StepCpuTime() {
   }
@@ -35,13 +33,8 @@ public final class StepCpuTime {
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
     Nd4j.getRandom().setSeed(4);
     INDArray x = Nd4j.rand(DataType.FLOAT, BATCH, 784);
-    INDArray y = Nd4j.zeros(DataType.FLOAT, BATCH, 10);
-    for (int i = 0; i < BATCH; i++) {
-      y.putScalar(i, i % 10, 1.0);
-    }
-    DpSgd dp = DpSgd.builder().clipNorm(1.0).noiseMultiplier(1.1).expectedBatchSize(BATCH)
-        .baseUpdater(new Sgd(0.01)).build();
-    DpSgdStep step = DpSgdStep.of(network(tanh, dp));
+    INDArray y = PerformanceBenchmark.oneHot(BATCH);
+    DpSgdStep step = DpSgdStep.of(network(tanh, PerformanceBenchmark.dp()));
     MultiLayerNetwork plain = network(tanh, new Sgd(0.01));
     ThreadMXBean clock = ManagementFactory.getThreadMXBean();
     System.out.printf("%s CNN, float32, batch %d, CPU time of the training thread, min of %d steps per round%n",
@@ -54,10 +47,7 @@ public final class StepCpuTime {
   }
 
   private static MultiLayerNetwork network(boolean tanh, IUpdater updater) {
-    MultiLayerConfiguration conf = tanh ? ModelZoo.mnistCnn(updater, 1) : PerformanceBenchmark.cnn(updater);
-    MultiLayerNetwork net = new MultiLayerNetwork(conf);
-    net.init();
-    return net;
+    return PerformanceBenchmark.init(tanh ? ModelZoo.mnistCnn(updater, 1) : PerformanceBenchmark.cnn(updater));
   }
 
   private static double minimumMs(ThreadMXBean clock, int steps, Runnable run) {
