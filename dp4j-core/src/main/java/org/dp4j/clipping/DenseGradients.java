@@ -35,6 +35,7 @@ final class DenseGradients implements PerExampleLayer {
   private final boolean layerNorm;
   private INDArray input;
   private INDArray preActivation;
+  private INDArray output;           // σ(z) of a hidden layer, read again by the backward pass (tanh)
   private INDArray preNorm;           // h = aW (layer norm only)
   private INDArray normalised;        // ĥ (layer norm only)
   private INDArray delta;             // ∂L_i/∂(aW): e_i with layer norm, δ_i without
@@ -64,7 +65,8 @@ final class DenseGradients implements PerExampleLayer {
       preActivation.addiRowVector(layer.getParam(DefaultParamInitializer.BIAS_KEY));
     }
     // An output layer's activation is folded into its loss gradient; nobody reads its output here.
-    return isOutput() ? null : activation.getActivation(preActivation.dup(), true);
+    output = isOutput() ? null : activation.getActivation(preActivation.dup(), true);
+    return output;
   }
 
   /** h → g ⊙ ĥ with DL4J's own LayerNorm op (as {@code BaseLayer.preOutputWithPreNorm}), keeping h and ĥ. */
@@ -79,7 +81,7 @@ final class DenseGradients implements PerExampleLayer {
 
   @Override
   public INDArray backward(INDArray outputError, boolean needInputError) {
-    delta = activation.backprop(preActivation, outputError).getFirst();
+    delta = ActivationBackprop.dLdz(activation, preActivation, output, outputError);
     return inputError(needInputError);
   }
 

@@ -173,8 +173,8 @@ final class FusedDenseClipper {
       Dense d = layers[l];
       Dense next = layers[l + 1];
       Nd4j.gemm(next.delta, next.weights, d.error, false, true, 1.0, 0.0);
-      // backprop(z, ε) may overwrite z with dL/dz; z is not needed afterwards.
-      d.delta = d.activation.backprop(d.preActivation, d.error).getFirst();
+      // dL/dz is written over z, which is not needed afterwards.
+      d.delta = ActivationBackprop.dLdz(d.activation, d.preActivation, d.output, d.error);
     }
   }
 

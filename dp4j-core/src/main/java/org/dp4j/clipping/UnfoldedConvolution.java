@@ -30,6 +30,7 @@ final class UnfoldedConvolution {
   private INDArray patches;       // [n·P, K], columns (kh, kw, c)
   private boolean hasBias;
   private INDArray preActivation; // [n·P, out]
+  private INDArray output;        // σ(z) [n·P, out], null when the activation is deferred
   private INDArray delta;         // [n·P, out]
   private INDArray perExample;    // [n, out·K] when materialised in one piece, else null
   private INDArray biasPerExample; // [n, out]
@@ -52,7 +53,8 @@ final class UnfoldedConvolution {
    * @param weights4d [out, C, kH, kW]
    * @param bias [1, out] or null
    * @return the activations [n·P, out], i.e. channels-last [n, outH, outW, out] in row-major order (the
-   *     pre-activation, not to be modified by the caller, when the activation is deferred)
+   *     pre-activation when the activation is deferred); not to be modified by the caller: {@link #backward}
+   *     reads them again
    */
   INDArray forward(INDArray channelsLast, ConvolutionPatches geometry, INDArray weights4d, INDArray bias) {
     return forward(channelsLast, geometry, weights4d, bias, null);
@@ -82,11 +84,13 @@ final class UnfoldedConvolution {
       preActivation.addiRowVector(bias);
     }
     if (activation == null) {
+      output = null;
       return preActivation;
     }
     INDArray a = arrays.get("activation", type, patches.size(0), out).assign(preActivation);
     INDArray activated = activation.getActivation(a, true);
-    return activated == a ? a : a.assign(activated);
+    output = activated == a ? a : a.assign(activated);
+    return output;
   }
 
   /**
@@ -95,8 +99,9 @@ final class UnfoldedConvolution {
    * @return the error with respect to the input, NCHW [n, C, H, W] in a reused buffer, or null when not needed
    */
   INDArray backward(INDArray outputError, boolean needInputError) {
-    // backprop(z, ε) may overwrite z with dL/dz; z is not needed afterwards.
-    delta = activation == null ? outputError : activation.backprop(preActivation, outputError).getFirst();
+    // dL/dz is written over z, which is not needed afterwards.
+    delta = activation == null ? outputError
+        : ActivationBackprop.dLdz(activation, preActivation, output, outputError);
     preActivation = null;
     if (!needInputError) {
       return null;

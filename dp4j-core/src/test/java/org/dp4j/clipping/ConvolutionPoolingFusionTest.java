@@ -163,7 +163,7 @@ class ConvolutionPoolingFusionTest {
   }
 
   @Test
-  void nonFiniteMaximaTakeDl4jsOrder() {
+  void nonFiniteValuesTakeDl4jsOrder() {
     Pool p = pool(2, 2, 2, 2, 0, ConvolutionMode.Truncate, 8, 8, true);
     MultiLayerNetwork net = network(p, CNN2DFormat.NCHW, Activation.RELU, DataType.FLOAT);
     INDArray x = integerImages(61, 4, p, CNN2DFormat.NCHW, DataType.FLOAT);
@@ -185,6 +185,53 @@ class ConvolutionPoolingFusionTest {
     BooleanIndexing.replaceWhere(finiteB, 0.0, Conditions.isNan());
     assertThat(finiteA.neq(0).castTo(DataType.INT32).sumNumber().intValue()).as("finite entries").isGreaterThan(0);
     assertClose(finiteA, finiteB, REORDERED_SUMS);
+  }
+
+  /**
+   * −0 and +0 compare equal as floats, so DL4J's pooling backward (the first member strictly above a running
+   * maximum) sends the error of a window {−0, +0, …} with maximum 0 to the −0: the fast path, which compares the
+   * bits of the values, must treat them as one value. Identity activation (ReLU would zero these errors anyway);
+   * the expected positions are those of DL4J's own pooling ops ({@link PoolingGradients}) and, by hand, the first
+   * zero of each window.
+   */
+  @Test
+  void signedZerosAreOneValue() {
+    ConvolutionLayer conv = new ConvolutionLayer.Builder(1, 1).nIn(1).nOut(2).activation(Activation.IDENTITY)
+        .dataFormat(CNN2DFormat.NHWC).build();
+    SubsamplingLayer poolConf = new SubsamplingLayer.Builder(PoolingType.MAX).kernelSize(2, 2).stride(2, 2)
+        .dataFormat(CNN2DFormat.NHWC).build();
+    // One 2×2 window per example and channel, members in row-major order (for one window the window order is the
+    // natural one); channel 1 holds the same windows in reverse example order.
+    float[][] windows = {{-0f, 0f, -1f, -2f}, {-3f, -0f, 0f, -1f}, {0f, -0f, -5f, -0f}, {-1f, -0f, -0f, 0f}};
+    int[] firstZero = {0, 1, 0, 1};
+    int n = windows.length;
+    INDArray z = Nd4j.create(DataType.FLOAT, n, 2, 2, 2);
+    INDArray error = Nd4j.create(DataType.FLOAT, n, 1, 1, 2);
+    for (int i = 0; i < n; i++) {
+      for (int c = 0; c < 2; c++) {
+        for (int m = 0; m < 4; m++) {
+          z.putScalar(new long[] {i, m / 2, m % 2, c}, windows[c == 0 ? i : n - 1 - i][m]);
+        }
+        error.putScalar(new long[] {i, 0, 0, c}, 1 + i + 10 * c);
+      }
+    }
+    ActivatedMaxPooling fused = new ActivatedMaxPooling(poolConf, conv);
+    INDArray pooled = fused.forward(z.dup());
+    assertThat(fused.lastPassWasFast()).isTrue();
+    INDArray got = fused.backward(error.dup(), true);
+    PoolingGradients dl4j = new PoolingGradients(poolConf);
+    assertThat(pooled.neq(dl4j.forward(z.dup())).castTo(DataType.INT32).sumNumber().intValue()).isZero();
+    INDArray expected = dl4j.backward(error.dup(), true);
+    for (int i = 0; i < n; i++) {
+      for (int c = 0; c < 2; c++) {
+        for (int m = 0; m < 4; m++) {
+          float want = m == firstZero[c == 0 ? i : n - 1 - i] ? error.getFloat(i, 0, 0, c) : 0f;
+          long[] at = {i, m / 2, m % 2, c};
+          assertThat(expected.getFloat(at)).as("DL4J, example %d channel %d member %d", i, c, m).isEqualTo(want);
+          assertThat(got.getFloat(at)).as("fused, example %d channel %d member %d", i, c, m).isEqualTo(want);
+        }
+      }
+    }
   }
 
   @Test
