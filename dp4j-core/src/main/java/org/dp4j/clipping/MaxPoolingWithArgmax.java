@@ -7,9 +7,10 @@ import org.nd4j.linalg.api.shape.Shape;
 /**
  * Where each maximum of a 2-D max pooling came from, so that the backward pass is a scatter of the output error to
  * those positions instead of a second search of every window (ND4J's {@code maxpool2d_bp}, which DL4J's
- * {@code SubsamplingLayer} calls, searches again). The forward values come from ND4J's own {@code maxpool2d}; the
- * position of output o is the first input position of its window, in row-major order of the kernel offsets and
- * inside the input (padding takes no part), whose value equals o. That is where libnd4j's search
+ * {@code SubsamplingLayer} calls, searches again). The forward values come from ND4J's own {@code maxpool2d}
+ * (except in the flat 2×2 stride-1 search, {@link #poolFlat}, which selects them itself); the position of output
+ * o is the first input position of its window, in row-major order of the kernel offsets and inside the input
+ * (padding takes no part), whose value equals o. That is where libnd4j's search
  * ({@code ConvolutionUtils::pooling2dBP}) sends the error: it starts from the most negative finite value of the type
  * and moves only on a strictly larger value, so it stops on the first occurrence of the maximum; when nothing
  * exceeds its start (a window of NaN or −∞) it keeps the window's first position, as here. Errors of overlapping
@@ -34,6 +35,7 @@ final class MaxPoolingWithArgmax {
   private boolean flat;                       // whether the last locate took the flat 2×2 stride-1 path
   private float[] flatInput = new float[0];
   private float[] flatOutput = new float[0];
+  private float[] flatMaxima = new float[0];    // the maximum of the window starting at each flat position
   private int[] firstOfFour = new int[0];
 
   MaxPoolingWithArgmax(int[] kernel, int[] stride, int[] dilation, ReusableArrays arrays) {
@@ -44,7 +46,39 @@ final class MaxPoolingWithArgmax {
   }
 
   /**
-   * Finds and keeps the position of each maximum.
+   * The flat 2×2 stride-1 search ({@link #locateFlat}) computing the pooled values itself, in place of ND4J's
+   * {@code maxpool2d}: each output is the maximum of its window's four floats, selected, never computed (a pooled
+   * 0 may be +0 where ND4J's is −0). False, with nothing written, when the pooling is not of that kind or a window
+   * holds a NaN: ND4J's op and {@link #locate} then run.
+   *
+   * @param in logical NCHW [n, C, H, W]
+   * @param out logical NCHW [n, C, outH, outW], written when true is returned
+   * @param padding top and left padding of this pooling (as DL4J computes it)
+   */
+  boolean poolFlat(INDArray in, INDArray out, int[] padding) {
+    int n = (int) in.size(0);
+    int c = (int) in.size(1);
+    boolean channelsLastInput = c > 1 && in.stride(1) == 1;
+    flat = kernel[0] == 2 && kernel[1] == 2 && stride[0] == 1 && stride[1] == 1 && dilation[0] == 1
+        && dilation[1] == 1 && padding[0] == 0 && padding[1] == 0 && in.dataType() == DataType.FLOAT
+        && out.dataType() == DataType.FLOAT && !channelsLastInput && in.ordering() == 'c'
+        && Shape.hasDefaultStridesForShape(in) && out.ordering() == 'c' && Shape.hasDefaultStridesForShape(out)
+        && (long) n * c * in.size(2) * in.size(3) < Integer.MAX_VALUE;
+    if (!flat) {
+      return false;
+    }
+    inputShape = in.shape();
+    channelsLast = false;
+    int outputs = (int) out.length();
+    if (argmax.length < outputs) {
+      argmax = new int[outputs];
+    }
+    flat = locateFlat(in, out);
+    return flat;
+  }
+
+  /**
+   * Finds and keeps the position of each maximum by the general sweep.
    *
    * @param in logical NCHW [n, C, H, W], float or double ({@link BufferElements#supports})
    * @param out ND4J's max pooling of {@code in}, logical NCHW [n, C, outH, outW]
@@ -60,14 +94,7 @@ final class MaxPoolingWithArgmax {
     if (argmax.length < n * c * outH * outW) {
       argmax = new int[n * c * outH * outW];
     }
-    flat = kernel[0] == 2 && kernel[1] == 2 && stride[0] == 1 && stride[1] == 1 && dilation[0] == 1
-        && dilation[1] == 1 && padding[0] == 0 && padding[1] == 0 && in.dataType() == DataType.FLOAT
-        && out.dataType() == DataType.FLOAT && !channelsLast && in.ordering() == 'c'
-        && Shape.hasDefaultStridesForShape(in) && out.ordering() == 'c' && Shape.hasDefaultStridesForShape(out)
-        && (long) n * c * in.size(2) * in.size(3) < Integer.MAX_VALUE && locateFlat(in, out);
-    if (flat) {
-      return;
-    }
+    flat = false;
     Window window = new Window(BufferElements.of(in), padding, (int) in.size(2), (int) in.size(3),
         (int) in.stride(2), (int) in.stride(3));
     BufferElements y = BufferElements.of(out);
@@ -100,8 +127,8 @@ final class MaxPoolingWithArgmax {
    * 2×2 windows, stride 1, no padding or dilation, float32, contiguous NCHW: the windows start at every position j
    * of the flat input (those that wrap a row or a plane are computed and never read), so the search is one long
    * branch-free loop over a Java copy of the input that the JIT vectorises: the maximum of x[j], x[j+1], x[j+W],
-   * x[j+W+1] by {@code Math.max}, and the first of the four (row-major) equal to it. False — the sweep then runs —
-   * when a window holds a NaN or its maximum differs from ND4J's output.
+   * x[j+W+1] by {@code Math.max}, and the first of the four (row-major) equal to it, which is written to
+   * {@code out}. False, with {@code out} not written, when a window holds a NaN.
    */
   private boolean locateFlat(INDArray in, INDArray out) {
     int height = (int) in.size(2);
@@ -121,14 +148,18 @@ final class MaxPoolingWithArgmax {
     float[] y = flatOutput;
     int[] first = firstOfFour;
     in.data().asNioFloat().get((int) in.offset(), x, 0, total);
-    out.data().asNioFloat().get((int) out.offset(), y, 0, planes * outH * outW);
     int starts = total - width - 1;
+    if (flatMaxima.length < starts) {
+      flatMaxima = new float[starts];
+    }
+    float[] maxOfWindow = flatMaxima;
     for (int j = 0; j < starts; j++) {
       float a = x[j];
       float b = x[j + 1];
       float c = x[j + width];
       float d = x[j + width + 1];
       float m = Math.max(Math.max(a, b), Math.max(c, d));
+      maxOfWindow[j] = m;
       int notA = a != m ? 1 : 0;
       int notB = b != m ? 1 : 0;
       int notC = c != m ? 1 : 0;
@@ -145,14 +176,12 @@ final class MaxPoolingWithArgmax {
             return false;
           }
           // Arithmetic on k rather than a chain of selects: k is unpredictable, branches on it cost more than the search.
-          int at = (k >> 1) * width + (k & 1);
-          if (x[j + at] != y[o]) {
-            return false;
-          }
-          argmax[o] = oh * width + ow + at;
+          y[o] = maxOfWindow[j];
+          argmax[o] = oh * width + ow + (k >> 1) * width + (k & 1);
         }
       }
     }
+    out.data().asNioFloat().put((int) out.offset(), y, 0, planes * outH * outW);
     return true;
   }
 

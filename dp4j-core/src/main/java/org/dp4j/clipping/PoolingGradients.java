@@ -43,9 +43,12 @@ final class PoolingGradients implements ParameterFreeLayer {
         ? new long[] {in.size(0), geometry.outputHeight(), geometry.outputWidth(), c}
         : new long[] {in.size(0), c, geometry.outputHeight(), geometry.outputWidth()};
     INDArray output = arrays.get("output", in.dataType(), shape);
+    argmaxPass = maxPooling != null && BufferElements.supports(in);
+    if (argmaxPass && maxPooling.poolFlat(toLogical(in), toLogical(output), geometry.padding())) {
+      return output;
+    }
     // As DL4J's SubsamplingLayer.activate: the configured padding, the op derives Same-mode padding itself.
     Nd4j.exec(op("", conf.getPadding()).addInputs(in).addOutputs(output).build());
-    argmaxPass = maxPooling != null && BufferElements.supports(in);
     if (argmaxPass) {
       maxPooling.locate(toLogical(in), toLogical(output), geometry.padding());
     }
