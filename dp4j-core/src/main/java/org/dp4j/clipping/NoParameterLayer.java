@@ -19,6 +19,9 @@ final class NoParameterLayer implements ParameterFreeLayer {
 
   @Override
   public INDArray forward(INDArray input) {
+    // The input is the layer below's output, which its rule may read again (tanh's derivative): DL4J's own forward
+    // loops leave this flag set, and a DropoutLayer would then write its masked values over the input.
+    layer.allowInputModification(false);
     return layer.activate(input, true, LayerWorkspaceMgr.noWorkspaces());
   }
 

@@ -212,6 +212,26 @@ class PerExampleClipperTest {
     }
   }
 
+  /**
+   * A layer's output is the next layer's input, and the rules read their own outputs again in the backward pass
+   * (tanh's derivative, {@link ActivationBackprop}): a DL4J {@code DropoutLayer} allowed to modify its input (DL4J's
+   * own forward loops leave the flag set) would overwrite it with the masked values.
+   */
+  @Test
+  void parameterFreeLayersNeverOverwriteTheirInput() {
+    MultiLayerNetwork net = TinyNetworks.init(TinyNetworks.base(new Sgd(0.1))
+        .layer(new DenseLayer.Builder().nIn(6).nOut(8).activation(Activation.TANH).build())
+        .layer(new DropoutLayer.Builder(0.5).build())
+        .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+        .setInputType(InputType.feedForward(6)).build());
+    net.getLayer(1).allowInputModification(true);
+    INDArray in = TinyNetworks.features(17, 12, 8);
+    INDArray before = in.dup();
+    INDArray out = new NoParameterLayer(net.getLayer(1)).forward(in);
+    assertThat(out.equals(in)).as("dropout ran").isFalse();
+    assertThat(in.equals(before)).as("input untouched").isTrue();
+  }
+
   @ParameterizedTest
   @EnumSource(ClippingMode.class)
   void everyClippedExampleHasNormAtMostC(ClippingMode mode) {
