@@ -165,8 +165,11 @@ final class LstmGradients implements PerExampleLayer {
       }
       INDArray z = step(pre, t);
       INDArray a = step(act, t);
-      INDArray dOut = gate.backprop(gateBlock(z, 2).dup('c'), dh.mul(step(cellAct, t))).getFirst();
-      INDArray dc = activation.backprop(step(cellRaw, t).dup('c'), dh.mul(gateBlock(a, 2))).getFirst();
+      // Derivatives from the kept outputs (a = σ(z), cellAct = act(cellRaw)): bit for bit DL4J's backprop.
+      INDArray dOut = ActivationBackprop.dLdz(gate, gateBlock(z, 2).dup('c'), gateBlock(a, 2),
+          dh.mul(step(cellAct, t)));
+      INDArray dc = ActivationBackprop.dLdz(activation, step(cellRaw, t).dup('c'), step(cellAct, t),
+          dh.mul(gateBlock(a, 2)));
       if (dcNext != null) {
         // The error on the (masked) c_t from step t+1: through its forget gate and its two peepholes.
         INDArray future = gateBlock(step(act, t + 1), 1).mul(dcNext);
@@ -184,11 +187,14 @@ final class LstmGradients implements PerExampleLayer {
       }
       INDArray d = step(delta, t);
       if (t > 0) {
-        gateBlock(d, 1).assign(gate.backprop(gateBlock(z, 1).dup('c'), dc.mul(step(cell, t - 1))).getFirst());
+        gateBlock(d, 1).assign(ActivationBackprop.dLdz(gate, gateBlock(z, 1).dup('c'), gateBlock(a, 1),
+            dc.mul(step(cell, t - 1))));
       }
-      gateBlock(d, 0).assign(activation.backprop(gateBlock(z, 0).dup('c'), dc.mul(gateBlock(a, 3))).getFirst());
+      gateBlock(d, 0).assign(ActivationBackprop.dLdz(activation, gateBlock(z, 0).dup('c'), gateBlock(a, 0),
+          dc.mul(gateBlock(a, 3))));
       gateBlock(d, 2).assign(dOut);
-      gateBlock(d, 3).assign(gate.backprop(gateBlock(z, 3).dup('c'), dc.mul(gateBlock(a, 0))).getFirst());
+      gateBlock(d, 3).assign(ActivationBackprop.dLdz(gate, gateBlock(z, 3).dup('c'), gateBlock(a, 3),
+          dc.mul(gateBlock(a, 0))));
       dNext = d;
       dcNext = dc;
     }

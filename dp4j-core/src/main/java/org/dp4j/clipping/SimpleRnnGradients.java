@@ -83,7 +83,8 @@ final class SimpleRnnGradients extends MaskedSequenceGradients {
         dh.muliColumnVector(maskColumn(mask, t));
       }
       INDArray d = step(delta, t);
-      d.assign(activation.backprop(step(pre, t).dup('c'), dh).getFirst());
+      // Without a mask the kept output is σ(z): the derivative from it is bit for bit DL4J's backprop.
+      d.assign(ActivationBackprop.dLdz(activation, step(pre, t).dup('c'), mask == null ? step(out, t) : null, dh));
       dNext = d;
     }
     block = new TimeSummedGradients(List.of(input, SequenceArrays.timeToBatchMajor(SequenceArrays.previousStep(out))),
