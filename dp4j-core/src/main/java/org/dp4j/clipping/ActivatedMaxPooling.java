@@ -50,6 +50,7 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
   private INDArray preActivation;    // z in the layer's layout and natural order (DL4J's order only)
   private PoolingWindows windows;    // the order of z's positions (null: natural)
   private boolean fastPass;          // whether the last forward pass took the fast path
+  private boolean viewOutput;        // NCHW output as a view of the channels-last buffer (see handOverChannelsLast)
   private long n;
   // Floats as their bits (see poolFast), in the window order.
   private int[] tile = new int[0];      // the kH input rows of one output row: z (as ordered ints), or dL/dz
@@ -73,6 +74,18 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
     this.dl4jOrder = new PoolingGradients(conf);
   }
 
+  /**
+   * Whether the fast path of an NCHW layer may return its output as an NCHW-shaped view of its channels-last buffer
+   * (for a {@link ConvolutionGradients} above, which reads that memory directly) instead of a copy in NCHW order.
+   */
+  void handOverChannelsLast(boolean allowed) {
+    viewOutput = allowed;
+  }
+
+  boolean handsOverChannelsLast() {
+    return viewOutput;
+  }
+
   /** Whether the last {@link #forward} took the fast path (tests check that the path they mean to test ran). */
   boolean lastPassWasFast() {
     return fastPass;
@@ -91,8 +104,11 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
     if (fastPass) {
       INDArray out = arrays.get("pooledChannelsLast", DataType.FLOAT, n, windows.outH, windows.outW, c);
       ints(out).put((int) out.offset(), pooled, 0, (int) out.length());
-      return channelsLast ? out : arrays.get("pooled", DataType.FLOAT, n, c, windows.outH, windows.outW)
-          .assign(out.permute(0, 3, 1, 2));
+      if (channelsLast) {
+        return out;
+      }
+      return viewOutput ? out.permute(0, 3, 1, 2)
+          : arrays.get("pooled", DataType.FLOAT, n, c, windows.outH, windows.outW).assign(out.permute(0, 3, 1, 2));
     }
     // DL4J's order: σ on a copy of z (in the natural order), then the pooling rule.
     preActivation = z;

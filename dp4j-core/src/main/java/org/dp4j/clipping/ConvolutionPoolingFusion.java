@@ -38,7 +38,11 @@ final class ConvolutionPoolingFusion {
       if (pooling.getPoolingType() == PoolingType.MAX && pooling.getIDropout() == null
           && pooling.getCnn2dDataFormat() == below.getCnn2dDataFormat() && commutesWithMax(below.getActivationFn())) {
         rules.set(i, new ConvolutionGradients(layers.get(i), chunkElements, norms, pooling));
-        rules.set(i + 1, new ActivatedMaxPooling(pooling, below));
+        ActivatedMaxPooling fused = new ActivatedMaxPooling(pooling, below);
+        // A convolution rule above reads an NCHW-shaped view of channels-last memory without a copy.
+        fused.handOverChannelsLast(i + 2 < rules.size() && rules.get(i + 2) instanceof ConvolutionGradients
+            && configuration.getInputPreProcess(i + 2) == null);
+        rules.set(i + 1, fused);
       }
     }
   }

@@ -237,8 +237,12 @@ class ConvolutionPoolingFusionTest {
   @Test
   void fusesOnlyWhereTheOrderDoesNotMatter() {
     Pool p = pool(2, 2, 2, 2, 0, ConvolutionMode.Truncate, 8, 8, true);
-    assertThat(fusedRules(network(p, CNN2DFormat.NCHW, Activation.RELU, DataType.FLOAT)).get(1))
-        .isInstanceOf(ActivatedMaxPooling.class);
+    List<PerExampleLayer> rules = fusedRules(network(p, CNN2DFormat.NCHW, Activation.RELU, DataType.FLOAT));
+    assertThat(rules.get(1)).isInstanceOf(ActivatedMaxPooling.class);
+    assertThat(rules.get(3)).isInstanceOf(ActivatedMaxPooling.class);
+    // The first pooling layer feeds a convolution (which reads its channels-last buffer), the second the output layer.
+    assertThat(((ActivatedMaxPooling) rules.get(1)).handsOverChannelsLast()).isTrue();
+    assertThat(((ActivatedMaxPooling) rules.get(3)).handsOverChannelsLast()).isFalse();
     for (IActivation other : new IActivation[] {Activation.TANH.getActivationFunction(),
         Activation.LEAKYRELU.getActivationFunction(), new ActivationReLU(6.0, null, null),
         new ActivationReLU(null, 0.5, null), new ActivationReLU(null, null, 0.1)}) {
