@@ -231,8 +231,11 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
     int c = (int) outputError.size(channelsLast ? 3 : 1);
     int run = windows.outW * c;
     int rowLength = windows.width * c;
-    INDArray e = arrays.get("errorChannelsLast", DataType.FLOAT, n, windows.outH, windows.outW, c)
-        .assign((channelsLast ? outputError : outputError.permute(0, 2, 3, 1)).castTo(DataType.FLOAT));
+    INDArray given = channelsLast ? outputError : outputError.permute(0, 2, 3, 1);
+    // Read in place when it is contiguous channels-last float memory (a convolution above hands over such a view).
+    INDArray e = given.dataType() == DataType.FLOAT && given.ordering() == 'c' && Shape.hasDefaultStridesForShape(given)
+        ? given : arrays.get("errorChannelsLast", DataType.FLOAT, n, windows.outH, windows.outW, c)
+            .assign(given.castTo(DataType.FLOAT));
     errors = grown(errors, (int) e.length());
     ints(e).get((int) e.offset(), errors, 0, (int) e.length());
     INDArray inputError = arrays.get("inputError", DataType.FLOAT, n, windows.height, windows.width, c);

@@ -31,6 +31,7 @@ final class ConvolutionGradients implements PerExampleLayer {
   private final UnfoldedConvolution convolution;
   private long n;
   private ConvolutionPatches geometry;
+  private boolean errorView;    // input error as a view of channels-last memory (see handOverChannelsLastError)
 
   ConvolutionGradients(Layer layer, long chunkElements, ConvolutionNorms norms) {
     this(layer, chunkElements, norms, null);
@@ -90,12 +91,31 @@ final class ConvolutionGradients implements PerExampleLayer {
           : transposeLastTwo("error", outputError.reshape('c', n, outputError.size(1), positions));
     }
     INDArray inputError = convolution.backward(error.reshape('c', n * positions, -1), needInputError);
-    if (inputError == null || !channelsLast) {
-      return inputError;
+    if (inputError == null) {
+      return null;
     }
-    long c = inputError.size(1);
-    return transposeLastTwo("inputErrorChannelsLast", inputError.reshape('c', n, c, -1))
-        .reshape('c', n, inputError.size(2), inputError.size(3), c);
+    INDArray nhwc = channelsLastBuffer(inputError);    // the float32 fold's layout
+    if (channelsLast) {
+      long c = inputError.size(1);
+      return nhwc != null ? nhwc : transposeLastTwo("inputErrorChannelsLast", inputError.reshape('c', n, c, -1))
+          .reshape('c', n, inputError.size(2), inputError.size(3), c);
+    }
+    if (nhwc != null && !errorView) {
+      return arrays.get("inputErrorChannelsFirst", inputError.dataType(), inputError.shape()).assign(inputError);
+    }
+    return inputError;
+  }
+
+  /**
+   * Whether an NCHW layer may return its input error as an NCHW-shaped view of channels-last memory (for a fused
+   * pooling rule below, which reads that memory directly) instead of a copy in NCHW order.
+   */
+  void handOverChannelsLastError(boolean allowed) {
+    errorView = allowed;
+  }
+
+  boolean handsOverChannelsLastError() {
+    return errorView;
   }
 
   /**

@@ -2,7 +2,10 @@ package org.dp4j.clipping;
 
 import static org.dp4j.InvalidSettingException.checkArgument;
 
+import java.nio.FloatBuffer;
+import java.util.Arrays;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.shape.Shape;
 import org.nd4j.linalg.convolution.Convolution;
@@ -104,6 +107,14 @@ final class ConvolutionPatches {
     return padding.clone();
   }
 
+  int inputHeight() {
+    return in[0];
+  }
+
+  int inputWidth() {
+    return in[1];
+  }
+
   /** P, the output positions per example. */
   int positions() {
     return out[0] * out[1];
@@ -191,6 +202,91 @@ final class ConvolutionPatches {
   private INDArrayIndex window(int d, int k) {
     int first = k * dilation[d];
     return NDArrayIndex.interval(first, stride[d], first + (out[d] - 1) * stride[d] + 1);
+  }
+
+  /**
+   * The adjoint of {@link #unfold} in Java, for float32: Σ over the patches that contain each input element of
+   * their gradients, as a channels-last array [n, H, W, C] in the buffer "foldChannelsLast" (padding positions
+   * dropped). Each example's P·K gradients are read in one copy and added, C contiguous values at a time, into that
+   * example's image kept in cache, which is written back in one copy: against ND4J's {@code col2im} on the permuted
+   * view ({@link #fold}) it needs no layout change of its input or output, and it reads the rows in the window order
+   * of {@code windows} directly. The sums per input element run over the patches in row order, then kernel order.
+   *
+   * @param patchGradients [n·P, K], float32, contiguous, columns (kh, kw, c) as in {@link #unfold} (e.g. δ·W for
+   *     weights W laid out [out, kH, kW, C]); rows (i, oh, ow) in the natural order, or in the window order of
+   *     {@code windows} when not null
+   */
+  INDArray foldChannelsLast(INDArray patchGradients, long n, ReusableArrays arrays, PoolingWindows windows) {
+    INDArray image = arrays.get("foldChannelsLast", DataType.FLOAT, n, in[0], in[1], channels);
+    foldChannelsLast(patchGradients, n, image, 0, windows);
+    return image;
+  }
+
+  /**
+   * As {@link #foldChannelsLast(INDArray, long, ReusableArrays, PoolingWindows)}, for the {@code count} examples
+   * whose patch gradients are {@code patchGradients} [count·P, K], into examples {@code firstExample}, … of
+   * {@code image} [n, H, W, C] (float32, contiguous).
+   */
+  void foldChannelsLast(INDArray patchGradients, long count, INDArray image, long firstExample,
+      PoolingWindows windows) {
+    int k = patchSize();
+    int p = positions();
+    int imageSize = in[0] * in[1] * channels;
+    long n = count;
+    float[] rows = new float[p * k];           // one example's patch gradients
+    float[] sums = new float[imageSize];       // its folded image
+    // The input element (h0, w0) at the top-left of the window of each row, padding included.
+    int[] top = new int[p];
+    int[] left = new int[p];
+    for (int oh = 0; oh < out[0]; oh++) {
+      for (int j = 0; j < out[1]; j++) {
+        int ow = j;
+        if (windows != null && j < windows.outW * windows.kernelW) {
+          ow = (j % windows.outW) * windows.kernelW + j / windows.outW;    // window column j / outW
+        }
+        top[oh * out[1] + j] = oh * stride[0] - padding[0];
+        left[oh * out[1] + j] = ow * stride[1] - padding[1];
+      }
+    }
+    FloatBuffer source = patchGradients.data().asNioFloat();
+    FloatBuffer target = image.data().asNioFloat();
+    int c = channels;
+    for (int i = 0; i < n; i++) {
+      source.get((int) patchGradients.offset() + i * p * k, rows, 0, p * k);
+      Arrays.fill(sums, 0, imageSize, 0f);
+      for (int r = 0; r < p; r++) {
+        for (int kh = 0; kh < kernel[0]; kh++) {
+          int h = top[r] + kh * dilation[0];
+          if (h < 0 || h >= in[0]) {
+            continue;
+          }
+          if (dilation[1] == 1) {
+            // The kernel row's kW·C values are contiguous in the patch row and in the channels-last image: one run
+            // (clipped to the image where the window hangs over the padding).
+            int first = Math.max(0, -left[r]);
+            int last = Math.min(kernel[1], in[1] - left[r]);
+            int from = r * k + (kh * kernel[1] + first) * c;
+            int to = (h * in[1] + left[r] + first) * c;
+            for (int e = 0, length = (last - first) * c; e < length; e++) {
+              sums[to + e] += rows[from + e];
+            }
+            continue;
+          }
+          for (int kw = 0; kw < kernel[1]; kw++) {
+            int w = left[r] + kw * dilation[1];
+            if (w < 0 || w >= in[1]) {
+              continue;
+            }
+            int from = r * k + (kh * kernel[1] + kw) * c;
+            int to = (h * in[1] + w) * c;
+            for (int ch = 0; ch < c; ch++) {
+              sums[to + ch] += rows[from + ch];
+            }
+          }
+        }
+      }
+      target.put((int) (image.offset() + (firstExample + i) * imageSize), sums, 0, imageSize);
+    }
   }
 
   /**

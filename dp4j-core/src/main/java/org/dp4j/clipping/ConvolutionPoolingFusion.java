@@ -38,11 +38,17 @@ final class ConvolutionPoolingFusion {
       if (pooling.getPoolingType() == PoolingType.MAX && pooling.getIDropout() == null
           && pooling.getCnn2dDataFormat() == below.getCnn2dDataFormat() && commutesWithMax(below.getActivationFn())) {
         rules.set(i, new ConvolutionGradients(layers.get(i), chunkElements, norms, pooling));
-        ActivatedMaxPooling fused = new ActivatedMaxPooling(pooling, below);
-        // A convolution rule above reads an NCHW-shaped view of channels-last memory without a copy.
-        fused.handOverChannelsLast(i + 2 < rules.size() && rules.get(i + 2) instanceof ConvolutionGradients
-            && configuration.getInputPreProcess(i + 2) == null);
-        rules.set(i + 1, fused);
+        rules.set(i + 1, new ActivatedMaxPooling(pooling, below));
+      }
+    }
+    // A fused pooling layer directly below a convolution and that convolution exchange NCHW-shaped views of
+    // channels-last memory (the output upwards, the input error downwards) instead of copies in NCHW order: both
+    // rules read such views directly.
+    for (int i = 0; i + 1 < rules.size(); i++) {
+      if (rules.get(i) instanceof ActivatedMaxPooling && rules.get(i + 1) instanceof ConvolutionGradients
+          && configuration.getInputPreProcess(i + 1) == null) {
+        ((ActivatedMaxPooling) rules.get(i)).handOverChannelsLast(true);
+        ((ConvolutionGradients) rules.get(i + 1)).handOverChannelsLastError(true);
       }
     }
   }

@@ -4,6 +4,7 @@ import org.nd4j.linalg.activations.IActivation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * One pass of a convolution as im2col + GEMM, with per-example gradient norms and the clipped sum, without DL4J's
@@ -18,6 +19,9 @@ import org.nd4j.linalg.factory.Nd4j;
  * <p>Keeps the state of one pass; arrays live in the caller's workspace.
  */
 final class UnfoldedConvolution {
+  /** Examples per GEMM + fold of the input error (a chunk of patch gradients stays in cache: ~1.6 MB for the
+   *  MNIST CNN's second layer). */
+  private static final long FOLD_EXAMPLES = 16;
   private final IActivation activation;    // null: applied by the layer above (see ConvolutionPoolingFusion)
   private final ConvolutionNorms norms;
   private final long chunkElements;
@@ -27,6 +31,7 @@ final class UnfoldedConvolution {
   private long n;
   private int[] kernelShape;      // out, C, kH, kW
   private INDArray weights4d;     // DL4J's [out, C, kH, kW]
+  private INDArray weightsByPatch; // [out, K], columns (kh, kw, c) as the patches
   private INDArray patches;       // [n·P, K], columns (kh, kw, c)
   private boolean hasBias;
   private INDArray preActivation; // [n·P, out]
@@ -75,10 +80,10 @@ final class UnfoldedConvolution {
     DataType type = channelsLast.dataType();
     int out = kernelShape[0];
     patches = geometry.unfold(channelsLast, arrays, windows);
-    INDArray weights = arrays.get("weightsByPatch", type, out, kernelShape[2], kernelShape[3], kernelShape[1])
+    weightsByPatch = arrays.get("weightsByPatch", type, out, kernelShape[2], kernelShape[3], kernelShape[1])
         .assign(weights4d.permute(0, 2, 3, 1)).reshape('c', out, geometry.patchSize());
     preActivation = arrays.get("preActivation", type, patches.size(0), out);
-    Nd4j.gemm(patches, weights, preActivation, false, true, 1.0, 0.0);
+    Nd4j.gemm(patches, weightsByPatch, preActivation, false, true, 1.0, 0.0);
     hasBias = bias != null;
     if (hasBias) {
       preActivation.addiRowVector(bias);
@@ -96,15 +101,38 @@ final class UnfoldedConvolution {
   /**
    * @param outputError ε [n·P, out] (channels-last rows), or dL/dz when the activation is deferred; may be
    *     overwritten
-   * @return the error with respect to the input, NCHW [n, C, H, W] in a reused buffer, or null when not needed
+   * @return the error with respect to the input as a logical NCHW [n, C, H, W] array in a reused buffer — for
+   *     float32 a view of a channels-last buffer [n, H, W, C] (folded in Java), else NCHW memory — or null when not
+   *     needed
    */
   INDArray backward(INDArray outputError, boolean needInputError) {
     // dL/dz is written over z, which is not needed afterwards.
     delta = activation == null ? outputError
         : ActivationBackprop.dLdz(activation, preActivation, output, outputError);
     preActivation = null;
+    output = null;
     if (!needInputError) {
       return null;
+    }
+    if (delta.dataType() == DataType.FLOAT && delta.length() < Integer.MAX_VALUE
+        && (long) n * geometry.positions() * geometry.patchSize() < Integer.MAX_VALUE) {
+      // δ·W with W in the patch column order (kh, kw, c), rows in δ's own order, folded in Java, channels last;
+      // FOLD_EXAMPLES examples at a time, so that the patch gradients are read back from cache, not memory.
+      long positions = geometry.positions();
+      long k = geometry.patchSize();
+      INDArray image = arrays.get("foldChannelsLast", DataType.FLOAT, n, geometry.inputHeight(),
+          geometry.inputWidth(), weights4d.size(1));
+      INDArray chunk = arrays.get("patchGradients", delta.dataType(), Math.min(n, FOLD_EXAMPLES) * positions, k);
+      for (long first = 0; first < n; first += FOLD_EXAMPLES) {
+        long count = Math.min(FOLD_EXAMPLES, n - first);
+        INDArray rows = delta.get(NDArrayIndex.interval(first * positions, (first + count) * positions),
+            NDArrayIndex.all());
+        INDArray target = count * positions == chunk.size(0) ? chunk
+            : chunk.get(NDArrayIndex.interval(0, count * positions), NDArrayIndex.all());
+        Nd4j.gemm(rows, weightsByPatch, target, false, false, 1.0, 0.0);
+        geometry.foldChannelsLast(target, count, image, first, windows);
+      }
+      return image.permute(0, 3, 1, 2);
     }
     INDArray naturalDelta = delta;
     if (windows != null) {

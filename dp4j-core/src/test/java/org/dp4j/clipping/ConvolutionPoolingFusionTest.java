@@ -145,6 +145,22 @@ class ConvolutionPoolingFusionTest {
     }
   }
 
+  /**
+   * More examples than one chunk of the input error's GEMM + fold (16 examples, {@code UnfoldedConvolution}): 37 =
+   * 16 + 16 + 5, float32, both formats, against DL4J's batch-of-one gradients.
+   */
+  @Test
+  void inputErrorInSeveralChunksMatchesDl4j() {
+    Pool p = pool(2, 2, 2, 2, 0, ConvolutionMode.Truncate, 8, 8, true);
+    for (CNN2DFormat format : CNN2DFormat.values()) {
+      MultiLayerNetwork net = network(p, format, Activation.RELU, DataType.FLOAT);
+      INDArray x = integerImages(71, 37, p, format, DataType.FLOAT);
+      INDArray y = TinyNetworks.labels(72, 37, 3, true).castTo(DataType.FLOAT);
+      assertClose(RuleDriver.perExample(net, x, y, null), RuleDriver.dl4jPerExample(net, x, y, null),
+          FLOAT_TOLERANCE);
+    }
+  }
+
   @Test
   void reusedBuffersAcrossBatchSizes() {
     Pool p = pool(2, 2, 2, 2, 0, ConvolutionMode.Truncate, 9, 7, true);
