@@ -140,6 +140,18 @@ final class ConvolutionPatches {
    */
   INDArray unfold(INDArray channelsLast, ReusableArrays arrays, PoolingWindows windows) {
     long n = channelsLast.size(0);
+    INDArray columns = arrays.get("patches", channelsLast.dataType(), n, out[0], out[1], kernel[0], kernel[1],
+        channels);
+    unfold(channelsLast, arrays, windows, columns);
+    return columns.reshape('c', n * positions(), patchSize());
+  }
+
+  /**
+   * As {@link #unfold(INDArray, ReusableArrays, PoolingWindows)}, into {@code columns} [n, outH, outW, kH, kW, C]
+   * (contiguous row-major, e.g. some rows of a larger patch matrix).
+   */
+  void unfold(INDArray channelsLast, ReusableArrays arrays, PoolingWindows windows, INDArray columns) {
+    long n = channelsLast.size(0);
     INDArray source = channelsLast;
     if (padded[0] != in[0] || padded[1] != in[1] || padding[0] != 0 || padding[1] != 0) {
       // Borders stay zero from pass to pass; only the interior is written.
@@ -147,8 +159,6 @@ final class ConvolutionPatches {
       source.get(NDArrayIndex.all(), NDArrayIndex.interval(padding[0], padding[0] + in[0]),
           NDArrayIndex.interval(padding[1], padding[1] + in[1]), NDArrayIndex.all()).assign(channelsLast);
     }
-    INDArray columns = arrays.get("patches", channelsLast.dataType(), n, out[0], out[1], kernel[0], kernel[1],
-        channels);
     if (dilation[1] == 1) {
       INDArray contiguous = source.ordering() != 'c' || !Shape.hasDefaultStridesForShape(source)
           ? arrays.get("channelsLastInput", source.dataType(), source.shape()).assign(source) : source;
@@ -174,7 +184,6 @@ final class ConvolutionPatches {
         }
       }
     }
-    return columns.reshape('c', n * positions(), patchSize());
   }
 
   /**

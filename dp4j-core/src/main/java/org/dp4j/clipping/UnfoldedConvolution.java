@@ -4,6 +4,7 @@ import org.nd4j.linalg.activations.IActivation;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.INDArrayIndex;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
@@ -19,9 +20,11 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * <p>Keeps the state of one pass; arrays live in the caller's workspace.
  */
 final class UnfoldedConvolution {
-  /** Examples per GEMM + fold of the input error (a chunk of patch gradients stays in cache: ~1.6 MB for the
-   *  MNIST CNN's second layer). */
-  private static final long FOLD_EXAMPLES = 16;
+  /**
+   * Examples per im2col + GEMM of the forward pass and per GEMM + fold of the input error, so that what one writes
+   * the other reads back from cache (~1.6 MB of patches for the MNIST CNN's second layer).
+   */
+  private static final long CHUNK_EXAMPLES = 16;
   private final IActivation activation;    // null: applied by the layer above (see ConvolutionPoolingFusion)
   private final ConvolutionNorms norms;
   private final long chunkElements;
@@ -79,14 +82,26 @@ final class UnfoldedConvolution {
         (int) weights4d.size(3)};
     DataType type = channelsLast.dataType();
     int out = kernelShape[0];
-    patches = geometry.unfold(channelsLast, arrays, windows);
     weightsByPatch = arrays.get("weightsByPatch", type, out, kernelShape[2], kernelShape[3], kernelShape[1])
         .assign(weights4d.permute(0, 2, 3, 1)).reshape('c', out, geometry.patchSize());
-    preActivation = arrays.get("preActivation", type, patches.size(0), out);
-    Nd4j.gemm(patches, weightsByPatch, preActivation, false, true, 1.0, 0.0);
+    long positions = geometry.positions();
+    long k = geometry.patchSize();
+    patches = arrays.get("patches", type, n * positions, k);
+    preActivation = arrays.get("preActivation", type, n * positions, out);
     hasBias = bias != null;
-    if (hasBias) {
-      preActivation.addiRowVector(bias);
+    // CHUNK_EXAMPLES examples at a time: the GEMM reads the patches just written while they are still in cache.
+    for (long first = 0; first < n; first += CHUNK_EXAMPLES) {
+      long count = Math.min(CHUNK_EXAMPLES, n - first);
+      INDArrayIndex rows = NDArrayIndex.interval(first * positions, (first + count) * positions);
+      INDArray chunk = patches.get(rows, NDArrayIndex.all());
+      geometry.unfold(channelsLast.get(NDArrayIndex.interval(first, first + count), NDArrayIndex.all(),
+          NDArrayIndex.all(), NDArrayIndex.all()), arrays, windows, chunk.reshape('c', count,
+          geometry.outputHeight(), geometry.outputWidth(), kernelShape[2], kernelShape[3], kernelShape[1]));
+      INDArray z = preActivation.get(rows, NDArrayIndex.all());
+      Nd4j.gemm(chunk, weightsByPatch, z, false, true, 1.0, 0.0);
+      if (hasBias) {
+        z.addiRowVector(bias);
+      }
     }
     if (activation == null) {
       output = null;
@@ -117,14 +132,14 @@ final class UnfoldedConvolution {
     if (delta.dataType() == DataType.FLOAT && delta.length() < Integer.MAX_VALUE
         && (long) n * geometry.positions() * geometry.patchSize() < Integer.MAX_VALUE) {
       // δ·W with W in the patch column order (kh, kw, c), rows in δ's own order, folded in Java, channels last;
-      // FOLD_EXAMPLES examples at a time, so that the patch gradients are read back from cache, not memory.
+      // CHUNK_EXAMPLES examples at a time, so that the patch gradients are read back from cache, not memory.
       long positions = geometry.positions();
       long k = geometry.patchSize();
       INDArray image = arrays.get("foldChannelsLast", DataType.FLOAT, n, geometry.inputHeight(),
           geometry.inputWidth(), weights4d.size(1));
-      INDArray chunk = arrays.get("patchGradients", delta.dataType(), Math.min(n, FOLD_EXAMPLES) * positions, k);
-      for (long first = 0; first < n; first += FOLD_EXAMPLES) {
-        long count = Math.min(FOLD_EXAMPLES, n - first);
+      INDArray chunk = arrays.get("patchGradients", delta.dataType(), Math.min(n, CHUNK_EXAMPLES) * positions, k);
+      for (long first = 0; first < n; first += CHUNK_EXAMPLES) {
+        long count = Math.min(CHUNK_EXAMPLES, n - first);
         INDArray rows = delta.get(NDArrayIndex.interval(first * positions, (first + count) * positions),
             NDArrayIndex.all());
         INDArray target = count * positions == chunk.size(0) ? chunk

@@ -146,11 +146,11 @@ class ConvolutionPoolingFusionTest {
   }
 
   /**
-   * More examples than one chunk of the input error's GEMM + fold (16 examples, {@code UnfoldedConvolution}): 37 =
-   * 16 + 16 + 5, float32, both formats, against DL4J's batch-of-one gradients.
+   * More examples than one chunk of the forward im2col + GEMM and of the input error's GEMM + fold (16 examples,
+   * {@code UnfoldedConvolution}): 37 = 16 + 16 + 5, against DL4J's batch-of-one gradients.
    */
   @Test
-  void inputErrorInSeveralChunksMatchesDl4j() {
+  void severalChunksMatchDl4j() {
     Pool p = pool(2, 2, 2, 2, 0, ConvolutionMode.Truncate, 8, 8, true);
     for (CNN2DFormat format : CNN2DFormat.values()) {
       MultiLayerNetwork net = network(p, format, Activation.RELU, DataType.FLOAT);
@@ -158,6 +158,21 @@ class ConvolutionPoolingFusionTest {
       INDArray y = TinyNetworks.labels(72, 37, 3, true).castTo(DataType.FLOAT);
       assertClose(RuleDriver.perExample(net, x, y, null), RuleDriver.dl4jPerExample(net, x, y, null),
           FLOAT_TOLERANCE);
+    }
+    // Not fused, padded (Same mode) and strided, both precisions: the forward im2col + GEMM chunks too.
+    for (DataType type : new DataType[] {DataType.FLOAT, DataType.DOUBLE}) {
+      MultiLayerNetwork net = TinyNetworks.init(new NeuralNetConfiguration.Builder().seed(5).dataType(type)
+          .updater(new Sgd(0.1)).weightInit(WeightInit.XAVIER).list()
+          .layer(new ConvolutionLayer.Builder(3, 3).stride(2, 2).convolutionMode(ConvolutionMode.Same).nOut(3)
+              .activation(Activation.TANH).build())
+          .layer(new ConvolutionLayer.Builder(2, 2).nOut(2).activation(Activation.SIGMOID).build())
+          .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
+          .setInputType(InputType.convolutional(9, 8, 2)).build());
+      Nd4j.getRandom().setSeed(73);
+      INDArray x = Nd4j.rand(type, 37, 2, 9, 8);
+      INDArray y = TinyNetworks.labels(74, 37, 3, true).castTo(type);
+      assertClose(RuleDriver.perExample(net, x, y, null), RuleDriver.dl4jPerExample(net, x, y, null),
+          type == DataType.FLOAT ? FLOAT_TOLERANCE : DOUBLE_TOLERANCE);
     }
   }
 
