@@ -274,6 +274,9 @@ class ConvolutionPoolingFusionTest {
     // The first pooling layer feeds a convolution (which reads its channels-last buffer), the second the output layer.
     assertThat(((ActivatedMaxPooling) rules.get(1)).handsOverChannelsLast()).isTrue();
     assertThat(((ActivatedMaxPooling) rules.get(3)).handsOverChannelsLast()).isFalse();
+    // ... and that convolution hands its input error back the same way; the first one has nothing below.
+    assertThat(((ConvolutionGradients) rules.get(2)).handsOverChannelsLastError()).isTrue();
+    assertThat(((ConvolutionGradients) rules.get(0)).handsOverChannelsLastError()).isFalse();
     for (IActivation other : new IActivation[] {Activation.TANH.getActivationFunction(),
         Activation.LEAKYRELU.getActivationFunction(), new ActivationReLU(6.0, null, null),
         new ActivationReLU(null, 0.5, null), new ActivationReLU(null, null, 0.1)}) {
