@@ -129,8 +129,9 @@ final class UnfoldedConvolution {
     if (!needInputError) {
       return null;
     }
-    if (delta.dataType() == DataType.FLOAT && delta.length() < Integer.MAX_VALUE
-        && (long) n * geometry.positions() * geometry.patchSize() < Integer.MAX_VALUE) {
+    long imageLength = n * geometry.inputHeight() * geometry.inputWidth() * weights4d.size(1);
+    if (delta.dataType() == DataType.FLOAT && imageLength < Integer.MAX_VALUE
+        && CHUNK_EXAMPLES * geometry.positions() * geometry.patchSize() < Integer.MAX_VALUE) {
       // δ·W with W in the patch column order (kh, kw, c), rows in δ's own order, folded in Java, channels last;
       // CHUNK_EXAMPLES examples at a time, so that the patch gradients are read back from cache, not memory.
       long positions = geometry.positions();
