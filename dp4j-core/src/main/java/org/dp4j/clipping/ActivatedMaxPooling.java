@@ -58,6 +58,11 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
   private int[] pooled = new int[0];
   private int[] errors = new int[0];
   private int[] rowMax = new int[0];
+  private int[] rowMember = new int[0];     // one output row's members, then copied to member
+  private int[] rowPooled = new int[0];
+  private int[] rowError = new int[0];
+  private int[] rowInputError = new int[0];
+  private int[][] runs = new int[1][0];     // one output row's window members, each from index 0
   private int[] member = new int[0];        // per output: the window member of its maximum, kH·kW: no error
 
   /**
@@ -142,6 +147,11 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
     tile = grown(tile, tileLength);
     pooled = grown(pooled, outputs);
     rowMax = grown(rowMax, run);
+    rowMember = grown(rowMember, run);
+    rowPooled = grown(rowPooled, run);
+    if (runs.length != kh * kw || runs[0].length < run) {
+      runs = new int[kh * kw][run];
+    }
     member = grown(member, Math.max(outputs, run));
     IntBuffer source = ints(nhwc);
     int base = (int) nhwc.offset();
@@ -162,35 +172,42 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
           z[j] = bits ^ ((bits >> 31) & 0x7fffffff);               // ordered as the floats
         }
         int o = (i * windows.outH + oh) * run;
-        System.arraycopy(z, 0, max, 0, run);
+        // Every loop below indexes all its arrays by the same j: HotSpot's C2 (JDK 17) does not vectorise a loop
+        // that reads one array and writes another at different offsets (they might be the same array), so each
+        // member's run is first copied to the start of its own array (System.arraycopy is a vectorised copy).
         for (int a = 0; a < kh; a++) {
-          for (int b = a == 0 ? 1 : 0; b < kw; b++) {
-            int from = a * rowLength + b * run;
-            for (int j = 0; j < run; j++) {
-              max[j] = Math.max(max[j], z[from + j]);
-            }
+          for (int b = 0; b < kw; b++) {
+            System.arraycopy(z, a * rowLength + b * run, runs[a * kw + b], 0, run);
+          }
+        }
+        System.arraycopy(runs[0], 0, max, 0, run);
+        for (int m = 1; m < none; m++) {
+          int[] x = runs[m];
+          for (int j = 0; j < run; j++) {
+            max[j] = Math.max(max[j], x[j]);
           }
         }
         // The first member holding the maximum: selects in reverse order, the last one wins (some member holds it).
-        for (int a = kh - 1; a >= 0; a--) {
-          for (int b = kw - 1; b >= 0; b--) {
-            int from = a * rowLength + b * run;
-            int m = a * kw + b;
-            for (int j = 0; j < run; j++) {
-              int differ = z[from + j] ^ max[j];
-              int equal = ~(differ | -differ) >> 31;           // −1 where equal, else 0
-              at[o + j] = (at[o + j] & ~equal) | (m & equal);
-            }
+        int[] first = rowMember;
+        for (int m = none - 1; m >= 0; m--) {
+          int[] x = runs[m];
+          for (int j = 0; j < run; j++) {
+            int differ = x[j] ^ max[j];
+            int equal = ~(differ | -differ) >> 31;           // −1 where equal, else 0
+            first[j] = (first[j] & ~equal) | (m & equal);
           }
         }
+        int[] values = rowPooled;
         for (int j = 0; j < run; j++) {
           int ordered = max[j];
           int bits = ordered ^ ((ordered >> 31) & 0x7fffffff);
           // −1 where the maximum is > 0 (sign clear, not +0): ReLU passes it and its error.
           int pass = relu ? (-bits & ~bits) >> 31 : -1;
-          pooled[o + j] = bits & pass;
-          at[o + j] = (at[o + j] & pass) | (none & ~pass);
+          values[j] = bits & pass;
+          first[j] = (first[j] & pass) | (none & ~pass);
         }
+        System.arraycopy(values, 0, pooled, o, run);
+        System.arraycopy(first, 0, at, o, run);
       }
     }
     return notFinite >= 0;
@@ -245,17 +262,26 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
     int[] d = tile;
     java.util.Arrays.fill(d, 0, tileLength, 0);    // positions of the tile in no window stay 0
     int[] at = member;
+    rowError = grown(rowError, run);
+    rowMember = grown(rowMember, run);
+    rowInputError = grown(rowInputError, run);
+    int[] error = rowError;
+    int[] first = rowMember;
+    int[] out = rowInputError;
     for (int i = 0; i < n; i++) {
       for (int oh = 0; oh < windows.outH; oh++) {
         int o = (i * windows.outH + oh) * run;
+        // Same-index loops on copies starting at 0, which the JIT vectorises (see poolFast).
+        System.arraycopy(errors, o, error, 0, run);
+        System.arraycopy(at, o, first, 0, run);
         for (int a = 0; a < windows.kernelH; a++) {
           for (int b = 0; b < windows.kernelW; b++) {
-            int to = a * rowLength + b * run;
             int m = a * windows.kernelW + b;
             for (int j = 0; j < run; j++) {
               // All bits of the error where its member is m, else none: (x − 1) >> 31 is −1 only for x = 0.
-              d[to + j] = errors[o + j] & (((at[o + j] ^ m) - 1) >> 31);
+              out[j] = error[j] & (((first[j] ^ m) - 1) >> 31);
             }
+            System.arraycopy(out, 0, d, a * rowLength + b * run, run);
           }
         }
         target.put(base + (i * windows.height + oh * windows.kernelH) * rowLength, d, 0, tileLength);
