@@ -244,6 +244,7 @@ final class ConvolutionPatches {
     long n = count;
     float[] rows = new float[p * k];           // one example's patch gradients
     float[] sums = new float[imageSize];       // its folded image
+    float[] aligned = new float[imageSize];    // one run of gradients at the place it is added to
     // The input element (h0, w0) at the top-left of the window of each row, padding included.
     int[] top = new int[p];
     int[] left = new int[p];
@@ -276,8 +277,12 @@ final class ConvolutionPatches {
             int last = Math.min(kernel[1], in[1] - left[r]);
             int from = r * k + (kh * kernel[1] + first) * c;
             int to = (h * in[1] + left[r] + first) * c;
-            for (int e = 0, length = (last - first) * c; e < length; e++) {
-              sums[to + e] += rows[from + e];
+            int end = to + (last - first) * c;
+            // Copied to the same place of an image-sized array first, so that the sum indexes both arrays alike:
+            // C2 does not vectorise a loop over two arrays at different offsets (they might be the same array).
+            System.arraycopy(rows, from, aligned, to, end - to);
+            for (int e = to; e < end; e++) {
+              sums[e] += aligned[e];
             }
             continue;
           }
