@@ -35,7 +35,6 @@ final class MaxPoolingWithArgmax {
   private boolean flat;                       // whether the last locate took the flat 2×2 stride-1 path
   private float[] flatInput = new float[0];
   private float[] flatOutput = new float[0];
-  private float[] flatMaxima = new float[0];    // the maximum of the window starting at each flat position
   private int[] firstOfFour = new int[0];
 
   MaxPoolingWithArgmax(int[] kernel, int[] stride, int[] dilation, ReusableArrays arrays) {
@@ -149,17 +148,12 @@ final class MaxPoolingWithArgmax {
     int[] first = firstOfFour;
     in.data().asNioFloat().get((int) in.offset(), x, 0, total);
     int starts = total - width - 1;
-    if (flatMaxima.length < starts) {
-      flatMaxima = new float[starts];
-    }
-    float[] maxOfWindow = flatMaxima;
     for (int j = 0; j < starts; j++) {
       float a = x[j];
       float b = x[j + 1];
       float c = x[j + width];
       float d = x[j + width + 1];
       float m = Math.max(Math.max(a, b), Math.max(c, d));
-      maxOfWindow[j] = m;
       int notA = a != m ? 1 : 0;
       int notB = b != m ? 1 : 0;
       int notC = c != m ? 1 : 0;
@@ -176,8 +170,9 @@ final class MaxPoolingWithArgmax {
             return false;
           }
           // Arithmetic on k rather than a chain of selects: k is unpredictable, branches on it cost more than the search.
-          y[o] = maxOfWindow[j];
-          argmax[o] = oh * width + ow + (k >> 1) * width + (k & 1);
+          int at = (k >> 1) * width + (k & 1);
+          y[o] = x[j + at];    // the first member holding the maximum (the first loop stores no float: it vectorises)
+          argmax[o] = oh * width + ow + at;
         }
       }
     }
