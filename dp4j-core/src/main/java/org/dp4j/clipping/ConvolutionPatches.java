@@ -45,6 +45,9 @@ final class ConvolutionPatches {
   private final int[] padding;    // top, left
   private final int[] out;
   private final int[] padded;     // rows and columns of the zero-padded input the windows read
+  private float[] foldRows;       // scratch of foldChannelsLast, allocated on its first call
+  private float[] foldSums;
+  private float[] foldAligned;
 
   private ConvolutionPatches(int channels, int[] in, int[] kernel, int[] stride, int[] dilation, int[] padding,
       int[] out) {
@@ -214,27 +217,18 @@ final class ConvolutionPatches {
   }
 
   /**
-   * The adjoint of {@link #unfold} in Java, for float32: Σ over the patches that contain each input element of
-   * their gradients, as a channels-last array [n, H, W, C] in the buffer "foldChannelsLast" (padding positions
-   * dropped). Each example's P·K gradients are read in one copy and added, C contiguous values at a time, into that
-   * example's image kept in cache, which is written back in one copy: against ND4J's {@code col2im} on the permuted
-   * view ({@link #fold}) it needs no layout change of its input or output, and it reads the rows in the window order
-   * of {@code windows} directly. The sums per input element run over the patches in row order, then kernel order.
+   * The adjoint of {@link #unfold} in Java, for float32, for {@code count} examples: Σ over the patches that contain
+   * each input element of their gradients, written into examples {@code firstExample}, … of the channels-last
+   * {@code image} [n, H, W, C] (float32, contiguous; padding positions dropped). Each example's P·K gradients are
+   * read in one copy and added, a kernel row's kW·C values at a time, into that example's image kept in cache, which
+   * is written back in one copy: against ND4J's {@code col2im} on the permuted view ({@link #fold}) it needs no
+   * layout change of its input or output, and it reads the rows in the window order of {@code windows} directly.
+   * The sums per input element run over the patches in row order, then kernel order. Its scratch arrays live as
+   * long as this geometry (one pass), so the chunks of one pass share them.
    *
-   * @param patchGradients [n·P, K], float32, contiguous, columns (kh, kw, c) as in {@link #unfold} (e.g. δ·W for
+   * @param patchGradients [count·P, K], float32, contiguous, columns (kh, kw, c) as in {@link #unfold} (e.g. δ·W for
    *     weights W laid out [out, kH, kW, C]); rows (i, oh, ow) in the natural order, or in the window order of
    *     {@code windows} when not null
-   */
-  INDArray foldChannelsLast(INDArray patchGradients, long n, ReusableArrays arrays, PoolingWindows windows) {
-    INDArray image = arrays.get("foldChannelsLast", DataType.FLOAT, n, in[0], in[1], channels);
-    foldChannelsLast(patchGradients, n, image, 0, windows);
-    return image;
-  }
-
-  /**
-   * As {@link #foldChannelsLast(INDArray, long, ReusableArrays, PoolingWindows)}, for the {@code count} examples
-   * whose patch gradients are {@code patchGradients} [count·P, K], into examples {@code firstExample}, … of
-   * {@code image} [n, H, W, C] (float32, contiguous).
    */
   void foldChannelsLast(INDArray patchGradients, long count, INDArray image, long firstExample,
       PoolingWindows windows) {
@@ -242,9 +236,14 @@ final class ConvolutionPatches {
     int p = positions();
     int imageSize = in[0] * in[1] * channels;
     long n = count;
-    float[] rows = new float[p * k];           // one example's patch gradients
-    float[] sums = new float[imageSize];       // its folded image
-    float[] aligned = new float[imageSize];    // one run of gradients at the place it is added to
+    if (foldRows == null) {
+      foldRows = new float[p * k];
+      foldSums = new float[imageSize];
+      foldAligned = new float[imageSize];
+    }
+    float[] rows = foldRows;                   // one example's patch gradients
+    float[] sums = foldSums;                   // its folded image
+    float[] aligned = foldAligned;             // one run of gradients at the place it is added to
     // The input element (h0, w0) at the top-left of the window of each row, padding included.
     int[] top = new int[p];
     int[] left = new int[p];

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The Java fold ({@link ConvolutionPatches#foldChannelsLast}) against ND4J's {@code col2im}
@@ -63,7 +64,7 @@ class ConvolutionFoldTest {
     int n = 3;
     INDArray gradients = randomGradients(patches, n, 31);
     INDArray expected = nd4jFold(patches, geometry, gradients.castTo(DataType.DOUBLE), n);
-    INDArray got = patches.foldChannelsLast(gradients, n, new ReusableArrays(), null);
+    INDArray got = javaFold(patches, geometry, gradients, n, null);
     assertThat(got.shape()).containsExactly(n, geometry.height(), geometry.width(), geometry.channels());
     assertClose(got.permute(0, 3, 1, 2).castTo(DataType.DOUBLE), expected);
     assertClose(got.permute(0, 3, 1, 2), nd4jFold(patches, geometry, gradients, n));
@@ -87,10 +88,22 @@ class ConvolutionFoldTest {
       windows.reorder(natural.reshape('c', n, patches.outputHeight(), patches.outputWidth(), k),
           windowed.reshape('c', n, patches.outputHeight(), patches.outputWidth(), k), false);
       assertThat(windowed.equals(natural)).as("the order differs").isFalse();
-      INDArray expected = patches.foldChannelsLast(natural, n, new ReusableArrays(), null);
-      INDArray got = patches.foldChannelsLast(windowed, n, new ReusableArrays(), windows);
+      INDArray expected = javaFold(patches, geometry, natural, n, null);
+      INDArray got = javaFold(patches, geometry, windowed, n, windows);
       assertClose(got, expected);
     }
+  }
+
+  /** The Java fold of all n examples, one example per call (as chunks of one), into a new channels-last image. */
+  private static INDArray javaFold(ConvolutionPatches patches, Geometry geometry, INDArray gradients, int n,
+      PoolingWindows windows) {
+    INDArray image = Nd4j.create(DataType.FLOAT, n, geometry.height(), geometry.width(), geometry.channels());
+    long rows = patches.positions();
+    for (int i = 0; i < n; i++) {
+      patches.foldChannelsLast(gradients.get(NDArrayIndex.interval(i * rows, (i + 1) * rows), NDArrayIndex.all()),
+          1, image, i, windows);
+    }
+    return image;
   }
 
   /** [n·P, K] with columns (kh, kw, c), uniform in [−1, 1). */
