@@ -48,6 +48,8 @@ final class ConvolutionPatches {
   private float[] foldRows;       // scratch of foldChannelsLast, allocated on its first call
   private float[] foldSums;
   private float[] foldAligned;
+  private float[] unfoldImage;    // scratch of unfoldFloats, allocated on its first call
+  private float[] unfoldRows;
 
   private ConvolutionPatches(int channels, int[] in, int[] kernel, int[] stride, int[] dilation, int[] padding,
       int[] out) {
@@ -154,6 +156,16 @@ final class ConvolutionPatches {
    * (contiguous row-major, e.g. some rows of a larger patch matrix).
    */
   void unfold(INDArray channelsLast, ReusableArrays arrays, PoolingWindows windows, INDArray columns) {
+    if (!unfoldFloats(channelsLast, arrays, windows, columns)) {
+      unfoldByViews(channelsLast, arrays, windows, columns);
+    }
+  }
+
+  /**
+   * {@link #unfold} by ND4J copies of strided views of the (zero-padded, contiguous) input: for double, for width
+   * dilation, and for float32 beyond int indexing ({@link #unfoldFloats} does the rest).
+   */
+  void unfoldByViews(INDArray channelsLast, ReusableArrays arrays, PoolingWindows windows, INDArray columns) {
     long n = channelsLast.size(0);
     INDArray source = channelsLast;
     if (padded[0] != in[0] || padded[1] != in[1] || padding[0] != 0 || padding[1] != 0) {
@@ -187,6 +199,90 @@ final class ConvolutionPatches {
         }
       }
     }
+  }
+
+  /**
+   * {@link #unfold} in Java, for float32 without width dilation when the indices fit an int: each example is read
+   * row by row into a zero-padded image in a Java array, its patch rows are put together there from the runs of
+   * kW·C values of each kernel row, and they are written in one copy (an input whose rows are not contiguous is
+   * first copied to a channels-last buffer). No view objects and no strided copies: the DP step of the MNIST ReLU
+   * CNN took 38.1–39.4 ms against 42.2–43.8 ms with {@link #unfoldByViews} (minimum CPU time per step, one thread,
+   * alternating runs). Scratch arrays live as long as this geometry (one pass).
+   *
+   * @return false, having done nothing, when the input or the output does not qualify
+   */
+  boolean unfoldFloats(INDArray channelsLast, ReusableArrays arrays, PoolingWindows windows, INDArray columns) {
+    int c = channels;
+    int k = patchSize();
+    int p = positions();
+    long n = channelsLast.size(0);
+    if (channelsLast.dataType() != DataType.FLOAT || columns.dataType() != DataType.FLOAT || dilation[1] != 1
+        || !rowMajor(columns) || columns.length() != n * p * k || columns.data().length() >= Integer.MAX_VALUE
+        || channelsLast.length() >= Integer.MAX_VALUE) {
+      return false;
+    }
+    long[] st = channelsLast.stride();
+    int rowLength = in[1] * c;
+    if (!((c == 1 || st[3] == 1) && (in[1] == 1 || st[2] == c))) {
+      channelsLast = arrays.get("channelsLastInput", DataType.FLOAT, channelsLast.shape()).assign(channelsLast);
+      st = channelsLast.stride();
+    }
+    if (channelsLast.data().length() >= Integer.MAX_VALUE) {
+      return false;
+    }
+    int paddedRow = padded[1] * c;
+    if (unfoldImage == null) {
+      unfoldImage = new float[padded[0] * paddedRow];     // the borders stay zero
+      unfoldRows = new float[p * k];
+    }
+    float[] image = unfoldImage;
+    float[] rows = unfoldRows;
+    // Where in the padded image the window of each patch row starts, rows in the order asked for.
+    int[] start = new int[p];
+    for (int oh = 0; oh < out[0]; oh++) {
+      for (int j = 0; j < out[1]; j++) {
+        int ow = windows == null ? j : windows.naturalColumn(j);
+        start[oh * out[1] + j] = oh * stride[0] * paddedRow + ow * stride[1] * c;
+      }
+    }
+    int run = kernel[1] * c;
+    int rowStep = dilation[0] * paddedRow;
+    boolean oneRead = padded[1] == in[1] && (in[0] == 1 || st[1] == rowLength);
+    FloatBuffer source = channelsLast.data().asNioFloat();
+    FloatBuffer target = columns.data().asNioFloat();
+    for (int i = 0; i < n; i++) {
+      long example = channelsLast.offset() + i * st[0];
+      if (oneRead) {
+        source.get((int) example, image, padding[0] * paddedRow, in[0] * rowLength);
+      } else {
+        for (int h = 0; h < in[0]; h++) {
+          source.get((int) (example + h * st[1]), image, (h + padding[0]) * paddedRow + padding[1] * c, rowLength);
+        }
+      }
+      for (int r = 0; r < p; r++) {
+        for (int kh = 0, from = start[r], to = r * k; kh < kernel[0]; kh++, from += rowStep, to += run) {
+          System.arraycopy(image, from, rows, to, run);
+        }
+      }
+      target.put((int) (columns.offset() + i * p * k), rows, 0, p * k);
+    }
+    return true;
+  }
+
+  /**
+   * Whether the array's elements lie in row-major order without gaps. ND4J's {@code Shape.hasDefaultStridesForShape}
+   * says no to some such arrays with dimensions of size 1 (e.g. [16, 24, 24, 5, 5, 1], strides
+   * [14400, 600, 25, 5, 1, 1]); the strides of size-1 dimensions do not matter here.
+   */
+  private static boolean rowMajor(INDArray a) {
+    long expected = 1;
+    for (int d = a.rank() - 1; d >= 0; d--) {
+      if (a.size(d) != 1 && a.stride(d) != expected) {
+        return false;
+      }
+      expected *= a.size(d);
+    }
+    return true;
   }
 
   /**
@@ -249,10 +345,7 @@ final class ConvolutionPatches {
     int[] left = new int[p];
     for (int oh = 0; oh < out[0]; oh++) {
       for (int j = 0; j < out[1]; j++) {
-        int ow = j;
-        if (windows != null && j < windows.outW * windows.kernelW) {
-          ow = (j % windows.outW) * windows.kernelW + j / windows.outW;    // window column j / outW
-        }
+        int ow = windows == null ? j : windows.naturalColumn(j);
         top[oh * out[1] + j] = oh * stride[0] - padding[0];
         left[oh * out[1] + j] = ow * stride[1] - padding[1];
       }

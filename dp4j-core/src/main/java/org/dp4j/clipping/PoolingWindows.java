@@ -52,6 +52,11 @@ final class PoolingWindows {
         ? new PoolingWindows(height, width, k[0], k[1]) : null;
   }
 
+  /** The natural column of the column at place {@code j} of a row in the window order. */
+  int naturalColumn(int j) {
+    return j < outW * kernelW ? (j % outW) * kernelW + j / outW : j;    // window column j / outW
+  }
+
   /** Whether some positions lie in no window (they get no error). */
   boolean leavesRemainder() {
     return outH * kernelH != height || outW * kernelW != width;

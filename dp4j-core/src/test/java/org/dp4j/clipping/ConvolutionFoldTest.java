@@ -53,7 +53,8 @@ class ConvolutionFoldTest {
         g(1, 28, 28, 8, 8, 2, 2, 1, 1, 0, 0, ConvolutionMode.Same),
         g(16, 13, 13, 4, 4, 2, 2, 1, 1, 0, 0, ConvolutionMode.Same),
         g(16, 12, 12, 5, 5, 1, 1, 1, 1, 0, 0, ConvolutionMode.Truncate),
-        g(3, 6, 5, 2, 2, 1, 1, 1, 1, 0, 0, ConvolutionMode.Same))
+        g(3, 6, 5, 2, 2, 1, 1, 1, 1, 0, 0, ConvolutionMode.Same),
+        g(3, 11, 9, 3, 2, 1, 2, 2, 1, 1, 0, ConvolutionMode.Truncate))
         .map(Arguments::of);
   }
 
