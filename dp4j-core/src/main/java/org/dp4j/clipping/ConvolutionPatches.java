@@ -202,13 +202,16 @@ final class ConvolutionPatches {
   }
 
   /**
-   * {@link #unfold} in Java, for float32 without width dilation when the indices fit an int: each example is read
-   * row by row into a zero-padded image in a Java array, its patch rows are put together there from the runs of
-   * kW·C values of each kernel row, and they are written in one copy (an input whose rows are not contiguous is
-   * first copied to a channels-last buffer). No view objects and no strided copies: the DP step of the MNIST ReLU
-   * CNN took 38.1–39.4 ms against 42.2–43.8 ms with {@link #unfoldByViews} (minimum CPU time per step, one thread,
-   * alternating runs). Scratch arrays live as long as this geometry (one pass).
+   * {@link #unfold} in Java, for float32 without width dilation when the indices fit an int
+   * ({@link #unfoldsInJava}): each example is read row by row into a zero-padded image in a Java array, its patch
+   * rows are put together there from the runs of kW·C values of each kernel row, and they are written in one copy
+   * (an input whose rows are not contiguous is first copied to a channels-last buffer). No view objects and no
+   * strided copies: the DP step of the MNIST ReLU CNN took 38.1–39.4 ms against 42.2–43.8 ms with
+   * {@link #unfoldByViews} (minimum CPU time per step, one thread, alternating runs). Scratch arrays live as long
+   * as this geometry (one pass).
    *
+   * @param columns row-major, n·P rows of K values as in {@link #unfold}, or of K + 1 values whose last is set to 1
+   *     (the patch matrix [X 1], for a convolution's bias as one more weight column; see {@link UnfoldedConvolution})
    * @return false, having done nothing, when the input or the output does not qualify
    */
   boolean unfoldFloats(INDArray channelsLast, ReusableArrays arrays, PoolingWindows windows, INDArray columns) {
@@ -216,24 +219,26 @@ final class ConvolutionPatches {
     int k = patchSize();
     int p = positions();
     long n = channelsLast.size(0);
-    if (channelsLast.dataType() != DataType.FLOAT || columns.dataType() != DataType.FLOAT || dilation[1] != 1
-        || !rowMajor(columns) || columns.length() != n * p * k || columns.data().length() >= Integer.MAX_VALUE
-        || channelsLast.length() >= Integer.MAX_VALUE) {
+    boolean ones = columns.length() == n * p * (k + 1);
+    int rowLength = ones ? k + 1 : k;
+    if (!unfoldsInJava(channelsLast.dataType(), n, rowLength) || columns.dataType() != DataType.FLOAT
+        || !rowMajor(columns) || columns.data().length() >= Integer.MAX_VALUE || columns.length() != n * p * rowLength) {
       return false;
     }
     long[] st = channelsLast.stride();
-    int rowLength = in[1] * c;
-    if (!((c == 1 || st[3] == 1) && (in[1] == 1 || st[2] == c))) {
+    int inputRow = in[1] * c;
+    boolean rowsContiguous = (c == 1 || st[3] == 1) && (in[1] == 1 || st[2] == c);
+    if (!rowsContiguous || channelsLast.data().length() >= Integer.MAX_VALUE) {
       channelsLast = arrays.get("channelsLastInput", DataType.FLOAT, channelsLast.shape()).assign(channelsLast);
       st = channelsLast.stride();
     }
-    if (channelsLast.data().length() >= Integer.MAX_VALUE) {
-      return false;
-    }
     int paddedRow = padded[1] * c;
-    if (unfoldImage == null) {
+    if (unfoldImage == null || unfoldRows.length != p * rowLength) {
       unfoldImage = new float[padded[0] * paddedRow];     // the borders stay zero
-      unfoldRows = new float[p * k];
+      unfoldRows = new float[p * rowLength];
+      for (int r = k; ones && r < unfoldRows.length; r += rowLength) {
+        unfoldRows[r] = 1f;                                // the ones stay one
+      }
     }
     float[] image = unfoldImage;
     float[] rows = unfoldRows;
@@ -247,26 +252,36 @@ final class ConvolutionPatches {
     }
     int run = kernel[1] * c;
     int rowStep = dilation[0] * paddedRow;
-    boolean oneRead = padded[1] == in[1] && (in[0] == 1 || st[1] == rowLength);
+    boolean oneRead = padded[1] == in[1] && (in[0] == 1 || st[1] == inputRow);
     FloatBuffer source = channelsLast.data().asNioFloat();
     FloatBuffer target = columns.data().asNioFloat();
     for (int i = 0; i < n; i++) {
       long example = channelsLast.offset() + i * st[0];
       if (oneRead) {
-        source.get((int) example, image, padding[0] * paddedRow, in[0] * rowLength);
+        source.get((int) example, image, padding[0] * paddedRow, in[0] * inputRow);
       } else {
         for (int h = 0; h < in[0]; h++) {
-          source.get((int) (example + h * st[1]), image, (h + padding[0]) * paddedRow + padding[1] * c, rowLength);
+          source.get((int) (example + h * st[1]), image, (h + padding[0]) * paddedRow + padding[1] * c, inputRow);
         }
       }
       for (int r = 0; r < p; r++) {
-        for (int kh = 0, from = start[r], to = r * k; kh < kernel[0]; kh++, from += rowStep, to += run) {
+        for (int kh = 0, from = start[r], to = r * rowLength; kh < kernel[0]; kh++, from += rowStep, to += run) {
           System.arraycopy(image, from, rows, to, run);
         }
       }
-      target.put((int) (columns.offset() + i * p * k), rows, 0, p * k);
+      target.put((int) (columns.offset() + i * p * rowLength), rows, 0, p * rowLength);
     }
     return true;
+  }
+
+  /**
+   * Whether {@link #unfoldFloats} takes the input of n examples of this type into a row-major patch matrix of
+   * n·P rows of {@code rowLength} values: float32, no width dilation, and the patch matrix and the input within int
+   * indexing.
+   */
+  boolean unfoldsInJava(DataType type, long n, long rowLength) {
+    return type == DataType.FLOAT && dilation[1] == 1 && n * positions() * rowLength < Integer.MAX_VALUE
+        && n * in[0] * in[1] * channels < Integer.MAX_VALUE;
   }
 
   /**

@@ -14,7 +14,8 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * G_i = δ_iᵀX_i materialised by one batched product when they fit in one chunk (then the clipped sum is the
  * product cᵀ[G_1 … G_n], no second pass over the patches), else their norms chunk by chunk or by the Gram form
  * ({@link PatchGradients}) and the sum as one GEMM (c ⊙ δ)ᵀX (Opacus {@code grad_sample/conv.py}; Rochette et al.
- * 2019). Bias gradients are Σ_p δ_i,p. Shared by every convolution rule (2-D here; 1-D through a reshape, see
+ * 2019). Bias gradients are Σ_p δ_i,p; for float32 (Java im2col) the bias is the weight of one more patch column
+ * of ones, so that the forward GEMM adds it and X_iᵀδ_i carries Σ_p δ_i,p as its last row. Shared by every convolution rule (2-D here; 1-D through a reshape, see
  * {@link ConvolutionPatches}). Weights come in DL4J's layout [out, C, kH, kW].
  *
  * <p>Keeps the state of one pass; arrays live in the caller's workspace.
@@ -35,8 +36,10 @@ final class UnfoldedConvolution {
   private int[] kernelShape;      // out, C, kH, kW
   private INDArray weights4d;     // DL4J's [out, C, kH, kW]
   private INDArray weightsByPatch; // [out, K], columns (kh, kw, c) as the patches
-  private INDArray patches;       // [n·P, K], columns (kh, kw, c)
+  private INDArray patches;       // [n·P, K], columns (kh, kw, c), or [n·P, K + 1] with the ones of the bias last
   private boolean hasBias;
+  private boolean biasInPatches;  // the bias is the patches' last column's weight (the patch rows are K + 1 long)
+  private long rowLength;         // K, or K + 1 with the bias in the patches
   private INDArray preActivation; // [n·P, out]
   private INDArray output;        // σ(z) [n·P, out], null when the activation is deferred
   private INDArray delta;         // [n·P, out]
@@ -86,20 +89,38 @@ final class UnfoldedConvolution {
         .assign(weights4d.permute(0, 2, 3, 1)).reshape('c', out, geometry.patchSize());
     long positions = geometry.positions();
     long k = geometry.patchSize();
-    patches = arrays.get("patches", type, n * positions, k);
-    preActivation = arrays.get("preActivation", type, n * positions, out);
     hasBias = bias != null;
+    biasInPatches = hasBias && geometry.unfoldsInJava(type, n, k + 1);
+    rowLength = biasInPatches ? k + 1 : k;
+    INDArray forwardWeights = weightsByPatch;
+    if (biasInPatches) {
+      // [W b] against patch rows [x 1]: the GEMM adds the bias, and each example's weight-gradient product X_iᵀδ_i
+      // gets its bias gradient Σ_p δ_i,p as one more row (measured: an ND4J row-vector add and a sum over P
+      // took ~3 ms of the MNIST ReLU CNN's step, one more patch column well under one).
+      forwardWeights = arrays.get("weightsWithBias", type, out, k + 1);
+      forwardWeights.get(NDArrayIndex.all(), NDArrayIndex.interval(0, k)).assign(weightsByPatch);
+      forwardWeights.get(NDArrayIndex.all(), NDArrayIndex.point(k)).assign(bias.reshape(out));
+    }
+    patches = arrays.get("patches", type, n * positions, rowLength);
+    preActivation = arrays.get("preActivation", type, n * positions, out);
     // CHUNK_EXAMPLES examples at a time: the GEMM reads the patches just written while they are still in cache.
     for (long first = 0; first < n; first += CHUNK_EXAMPLES) {
       long count = Math.min(CHUNK_EXAMPLES, n - first);
       INDArrayIndex rows = NDArrayIndex.interval(first * positions, (first + count) * positions);
       INDArray chunk = patches.get(rows, NDArrayIndex.all());
-      geometry.unfold(channelsLast.get(NDArrayIndex.interval(first, first + count), NDArrayIndex.all(),
-          NDArrayIndex.all(), NDArrayIndex.all()), arrays, windows, chunk.reshape('c', count,
-          geometry.outputHeight(), geometry.outputWidth(), kernelShape[2], kernelShape[3], kernelShape[1]));
+      INDArray examples = channelsLast.get(NDArrayIndex.interval(first, first + count), NDArrayIndex.all(),
+          NDArrayIndex.all(), NDArrayIndex.all());
+      if (biasInPatches) {
+        if (!geometry.unfoldFloats(examples, arrays, windows, chunk)) {
+          throw new IllegalStateException("the Java im2col refused patches it was checked to take");
+        }
+      } else {
+        geometry.unfold(examples, arrays, windows, chunk.reshape('c', count, geometry.outputHeight(),
+            geometry.outputWidth(), kernelShape[2], kernelShape[3], kernelShape[1]));
+      }
       INDArray z = preActivation.get(rows, NDArrayIndex.all());
-      Nd4j.gemm(chunk, weightsByPatch, z, false, true, 1.0, 0.0);
-      if (hasBias) {
+      Nd4j.gemm(chunk, forwardWeights, z, false, true, 1.0, 0.0);
+      if (hasBias && !biasInPatches) {
         z.addiRowVector(bias);
       }
     }
@@ -167,7 +188,7 @@ final class UnfoldedConvolution {
   /** ‖g_i‖² over the weights and the bias, [n, 1]. */
   INDArray squaredNorms() {
     long positions = geometry.positions();
-    long k = geometry.patchSize();
+    long k = rowLength;     // with the bias in the patches, the bias gradient is the products' last row
     long out = kernelShape[0];
     INDArray deltas = delta.reshape('c', n, positions, out);
     INDArray x = patches.reshape('c', n, positions, k);
@@ -183,7 +204,7 @@ final class UnfoldedConvolution {
       perExample = null;
       sq = PatchGradients.squaredNorms(x, deltas, gram, chunkElements);
     }
-    if (hasBias) {
+    if (hasBias && !biasInPatches) {
       biasPerExample = deltas.sum(1);
       sq.addi(PatchGradients.rowSquaredNorms(biasPerExample));
     }
@@ -196,19 +217,24 @@ final class UnfoldedConvolution {
    */
   void writeScaledSum(INDArray scale, INDArray weightView, INDArray biasView) {
     long out = kernelShape[0];
-    INDArray sum;    // [out, kH, kW, C] as the patch columns are laid out
+    long k = geometry.patchSize();
+    INDArray sum;    // [out, K] (or [out, K + 1], the bias last) as the patch columns are laid out
     if (perExample != null) {
-      INDArray transposed = Nd4j.createUninitialized(delta.dataType(), geometry.patchSize(), out);
+      INDArray transposed = Nd4j.createUninitialized(delta.dataType(), rowLength, out);
       Nd4j.gemm(scale, perExample, transposed.reshape('c', 1, transposed.length()), true, false, 1.0, 0.0);
       sum = transposed.transpose();
     } else {
-      sum = Nd4j.createUninitialized(delta.dataType(), out, geometry.patchSize());
+      sum = Nd4j.createUninitialized(delta.dataType(), out, rowLength);
       INDArray scaled = delta.reshape('c', n, geometry.positions() * out).mulColumnVector(scale)
           .reshape('c', n * geometry.positions(), out);
       Nd4j.gemm(scaled, patches, sum, true, false, 1.0, 0.0);
     }
-    weightView.assign(sum.reshape('c', out, kernelShape[2], kernelShape[3], kernelShape[1]).permute(0, 3, 1, 2));
-    if (hasBias) {
+    INDArray weightSum = biasInPatches ? sum.get(NDArrayIndex.all(), NDArrayIndex.interval(0, k)) : sum;
+    weightView.assign(weightSum.reshape('c', out, kernelShape[2], kernelShape[3], kernelShape[1])
+        .permute(0, 3, 1, 2));
+    if (biasInPatches) {
+      biasView.assign(sum.get(NDArrayIndex.all(), NDArrayIndex.point(k)).reshape(biasView.shape()));
+    } else if (hasBias) {
       INDArray biasSum = Nd4j.createUninitialized(delta.dataType(), 1, out);
       Nd4j.gemm(scale, biasPerExample, biasSum, true, false, 1.0, 0.0);
       biasView.assign(biasSum.reshape(biasView.shape()));

@@ -147,13 +147,15 @@ class ConvolutionPoolingFusionTest {
 
   /**
    * More examples than one chunk of the forward im2col + GEMM and of the input error's GEMM + fold (16 examples,
-   * {@code UnfoldedConvolution}): 37 = 16 + 16 + 5, against DL4J's batch-of-one gradients.
+   * {@code UnfoldedConvolution}): 37 = 16 + 16 + 5, against DL4J's batch-of-one gradients, with non-zero biases
+   * (float32 carries them as a column of ones in the patches).
    */
   @Test
   void severalChunksMatchDl4j() {
     Pool p = pool(2, 2, 2, 2, 0, ConvolutionMode.Truncate, 8, 8, true);
     for (CNN2DFormat format : CNN2DFormat.values()) {
       MultiLayerNetwork net = network(p, format, Activation.RELU, DataType.FLOAT);
+      randomBiases(net, 70);
       INDArray x = integerImages(71, 37, p, format, DataType.FLOAT);
       INDArray y = TinyNetworks.labels(72, 37, 3, true).castTo(DataType.FLOAT);
       assertClose(RuleDriver.perExample(net, x, y, null), RuleDriver.dl4jPerExample(net, x, y, null),
@@ -168,11 +170,26 @@ class ConvolutionPoolingFusionTest {
           .layer(new ConvolutionLayer.Builder(2, 2).nOut(2).activation(Activation.SIGMOID).build())
           .layer(new OutputLayer.Builder(LossFunction.MCXENT).nOut(3).activation(Activation.SOFTMAX).build())
           .setInputType(InputType.convolutional(9, 8, 2)).build());
+      randomBiases(net, 72);
       Nd4j.getRandom().setSeed(73);
       INDArray x = Nd4j.rand(type, 37, 2, 9, 8);
       INDArray y = TinyNetworks.labels(74, 37, 3, true).castTo(type);
       assertClose(RuleDriver.perExample(net, x, y, null), RuleDriver.dl4jPerExample(net, x, y, null),
           type == DataType.FLOAT ? FLOAT_TOLERANCE : DOUBLE_TOLERANCE);
+    }
+  }
+
+  /**
+   * Convolution biases uniform in [−0.5, 0.5) (DL4J initialises them to zero, which would hide a bias that is
+   * dropped from the forward pass).
+   */
+  private static void randomBiases(MultiLayerNetwork net, long seed) {
+    Nd4j.getRandom().setSeed(seed);
+    for (org.deeplearning4j.nn.api.Layer layer : net.getLayers()) {
+      if (layer.conf().getLayer() instanceof ConvolutionLayer) {
+        INDArray b = layer.getParam(ConvolutionParamInitializer.BIAS_KEY);
+        b.assign(Nd4j.rand(DataType.DOUBLE, b.shape()).subi(0.5).castTo(b.dataType()));
+      }
     }
   }
 

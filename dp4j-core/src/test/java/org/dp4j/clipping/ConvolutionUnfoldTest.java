@@ -49,6 +49,24 @@ class ConvolutionUnfoldTest {
     }
   }
 
+  /** Rows of K + 1 values: the patch, then 1 (a convolution's bias as one more weight column). */
+  @Test
+  void aColumnOfOnesAfterEachPatch() {
+    Geometry geometry = new Geometry(3, 8, 7, new int[] {3, 2}, new int[] {2, 1}, new int[] {1, 1},
+        new int[] {1, 1}, ConvolutionMode.Truncate);
+    ConvolutionPatches patches = geometry.patches();
+    int n = 4;
+    INDArray nchw = randomInput(geometry, n, 31);
+    long rows = n * patches.positions();
+    INDArray expected = Nd4j.hstack(definition(patches, geometry, nchw), Nd4j.ones(DataType.FLOAT, rows, 1));
+    INDArray got = Nd4j.create(DataType.FLOAT, rows, patches.patchSize() + 1).assign(Float.NaN);
+    assertThat(patches.unfoldsInJava(DataType.FLOAT, n, patches.patchSize() + 1)).isTrue();
+    for (int pass = 0; pass < 2; pass++) {    // the second pass reuses the scratch rows, ones included
+      assertThat(patches.unfoldFloats(nchw.permute(0, 2, 3, 1), new ReusableArrays(), null, got)).isTrue();
+      assertThat(flat(got)).isEqualTo(flat(expected));
+    }
+  }
+
   /** Width dilation and double precision go to the ND4J copies, which still give the definition's patches. */
   @Test
   void widthDilationAndDoubleUseTheViews() {
