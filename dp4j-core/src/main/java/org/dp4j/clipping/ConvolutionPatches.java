@@ -222,7 +222,8 @@ final class ConvolutionPatches {
     boolean ones = columns.length() == n * p * (k + 1);
     int rowLength = ones ? k + 1 : k;
     if (!unfoldsInJava(channelsLast.dataType(), n, rowLength) || columns.dataType() != DataType.FLOAT
-        || !rowMajor(columns) || columns.data().length() >= Integer.MAX_VALUE || columns.length() != n * p * rowLength) {
+        || !rowMajor(columns) || columns.data().length() >= Integer.MAX_VALUE
+        || columns.length() != n * p * rowLength) {
       return false;
     }
     long[] st = channelsLast.stride();

@@ -15,8 +15,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * product cᵀ[G_1 … G_n], no second pass over the patches), else their norms chunk by chunk or by the Gram form
  * ({@link PatchGradients}) and the sum as one GEMM (c ⊙ δ)ᵀX (Opacus {@code grad_sample/conv.py}; Rochette et al.
  * 2019). Bias gradients are Σ_p δ_i,p; for float32 (Java im2col) the bias is the weight of one more patch column
- * of ones, so that the forward GEMM adds it and X_iᵀδ_i carries Σ_p δ_i,p as its last row. Shared by every convolution rule (2-D here; 1-D through a reshape, see
- * {@link ConvolutionPatches}). Weights come in DL4J's layout [out, C, kH, kW].
+ * of ones, so that the forward GEMM adds it and X_iᵀδ_i carries Σ_p δ_i,p as its last row. Shared by every
+ * convolution rule (2-D here; 1-D through a reshape, see {@link ConvolutionPatches}). Weights come in DL4J's layout
+ * [out, C, kH, kW].
  *
  * <p>Keeps the state of one pass; arrays live in the caller's workspace.
  */
@@ -95,8 +96,8 @@ final class UnfoldedConvolution {
     INDArray forwardWeights = weightsByPatch;
     if (biasInPatches) {
       // [W b] against patch rows [x 1]: the GEMM adds the bias, and each example's weight-gradient product X_iᵀδ_i
-      // gets its bias gradient Σ_p δ_i,p as one more row (measured: an ND4J row-vector add and a sum over P
-      // took ~3 ms of the MNIST ReLU CNN's step, one more patch column well under one).
+      // gets its bias gradient Σ_p δ_i,p as one more row, instead of an ND4J row-vector add and a sum over the P
+      // positions (measured: the MNIST CNNs' steps 2–4 ms faster in CPU time).
       forwardWeights = arrays.get("weightsWithBias", type, out, k + 1);
       forwardWeights.get(NDArrayIndex.all(), NDArrayIndex.interval(0, k)).assign(weightsByPatch);
       forwardWeights.get(NDArrayIndex.all(), NDArrayIndex.point(k)).assign(bias.reshape(out));
