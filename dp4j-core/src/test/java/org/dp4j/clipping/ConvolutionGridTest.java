@@ -174,6 +174,33 @@ class ConvolutionGridTest {
     return ties;
   }
 
+  /**
+   * The whole grid in float32 (Java im2col, the bias as a column of ones in the patches) with non-zero biases,
+   * against DL4J's double-precision gradients of the same parameters; every clipping mode.
+   */
+  @ParameterizedTest(name = "{0} {1} bias={2} {3}")
+  @MethodSource("grid")
+  void float32WithBiasesMatchesDl4jInDouble(Geometry geometry, CNN2DFormat format, boolean bias,
+      PoolingType pooling) {
+    MultiLayerNetwork doubles = network(geometry, format, bias, pooling, DataType.DOUBLE);
+    Nd4j.getRandom().setSeed(53);
+    for (org.deeplearning4j.nn.api.Layer layer : doubles.getLayers()) {
+      INDArray b = layer.paramTable().get("b");
+      if (b != null) {
+        b.assign(Nd4j.rand(DataType.DOUBLE, b.shape()).subi(0.5));
+      }
+    }
+    MultiLayerNetwork floats = network(geometry, format, bias, pooling, DataType.FLOAT);
+    floats.params().assign(doubles.params());
+    INDArray x = input(54, 6, format);
+    INDArray y = TinyNetworks.labels(55, 6, 3, true);
+    for (ClippingMode mode : ClippingMode.values()) {
+      double clip = medianNorm(doubles, x, y);
+      assertSameSum(PerExampleClipper.of(floats, mode).clippedSum(x.castTo(DataType.FLOAT),
+          y.castTo(DataType.FLOAT), clip), ExactPerExampleGradients.clippedSum(doubles, x, y, clip, mode), 1e-5);
+    }
+  }
+
   @Test
   void float32MatchesTheDoubleReference() {
     // Same mode with stride 2, as in the tanh CNN of `dp4j train --model cnn`.
