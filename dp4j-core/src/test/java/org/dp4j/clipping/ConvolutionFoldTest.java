@@ -40,7 +40,7 @@ class ConvolutionFoldTest {
     }
   }
 
-  private static Geometry g(int c, int h, int w, int kh, int kw, int sh, int sw, int dh, int dw, int ph, int pw,
+  static Geometry g(int c, int h, int w, int kh, int kw, int sh, int sw, int dh, int dw, int ph, int pw,
       ConvolutionMode mode) {
     return new Geometry(c, h, w, new int[] {kh, kw}, new int[] {sh, sw}, new int[] {dh, dw}, new int[] {ph, pw}, mode);
   }
@@ -79,20 +79,33 @@ class ConvolutionFoldTest {
       ConvolutionPatches patches = geometry.patches();
       int n = 2;
       INDArray natural = randomGradients(patches, n, 41);
-      SubsamplingLayer pooling = new SubsamplingLayer.Builder(PoolingType.MAX).kernelSize(2, 2).stride(2, 2).build();
-      ConvolutionLayer conv = new ConvolutionLayer.Builder(geometry.kernel()).nOut(4).build();
-      PoolingWindows windows = PoolingWindows.of(pooling, conv, DataType.FLOAT, patches.outputHeight(),
-          patches.outputWidth());
-      assertThat(windows).as(geometry.toString()).isNotNull();
-      long k = patches.patchSize();
-      INDArray windowed = natural.ulike();
-      windows.reorder(natural.reshape('c', n, patches.outputHeight(), patches.outputWidth(), k),
-          windowed.reshape('c', n, patches.outputHeight(), patches.outputWidth(), k), false);
-      assertThat(windowed.equals(natural)).as("the order differs").isFalse();
+      PoolingWindows windows = poolingWindows(geometry);
+      INDArray windowed = windowOrder(natural, patches, windows, n);
       INDArray expected = javaFold(patches, geometry, natural, n, null);
       INDArray got = javaFold(patches, geometry, windowed, n, windows);
       assertClose(got, expected);
     }
+  }
+
+  /** The windows of a 2×2/2 max pooling over the output of a convolution of this geometry. */
+  static PoolingWindows poolingWindows(Geometry geometry) {
+    ConvolutionPatches patches = geometry.patches();
+    SubsamplingLayer pooling = new SubsamplingLayer.Builder(PoolingType.MAX).kernelSize(2, 2).stride(2, 2).build();
+    ConvolutionLayer conv = new ConvolutionLayer.Builder(geometry.kernel()).nOut(4).build();
+    PoolingWindows windows = PoolingWindows.of(pooling, conv, DataType.FLOAT, patches.outputHeight(),
+        patches.outputWidth());
+    assertThat(windows).as(geometry.toString()).isNotNull();
+    return windows;
+  }
+
+  /** Patch rows [n·P, K] in the natural order, reordered to the window order of {@code windows} (a new array). */
+  static INDArray windowOrder(INDArray natural, ConvolutionPatches patches, PoolingWindows windows, int n) {
+    long k = natural.size(1);
+    INDArray windowed = natural.ulike();
+    windows.reorder(natural.reshape('c', n, patches.outputHeight(), patches.outputWidth(), k),
+        windowed.reshape('c', n, patches.outputHeight(), patches.outputWidth(), k), false);
+    assertThat(windowed.equals(natural)).as("the order differs").isFalse();
+    return windowed;
   }
 
   /** The Java fold of all n examples, one example per call (as chunks of one), into a new channels-last image. */

@@ -1,11 +1,9 @@
 package org.dp4j.clipping;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.dp4j.clipping.ConvolutionFoldTest.g;
 
 import org.deeplearning4j.nn.conf.ConvolutionMode;
-import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
-import org.deeplearning4j.nn.conf.layers.PoolingType;
-import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.dp4j.clipping.ConvolutionFoldTest.Geometry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,8 +50,7 @@ class ConvolutionUnfoldTest {
   /** Rows of K + 1 values: the patch, then 1 (a convolution's bias as one more weight column). */
   @Test
   void aColumnOfOnesAfterEachPatch() {
-    Geometry geometry = new Geometry(3, 8, 7, new int[] {3, 2}, new int[] {2, 1}, new int[] {1, 1},
-        new int[] {1, 1}, ConvolutionMode.Truncate);
+    Geometry geometry = g(3, 8, 7, 3, 2, 2, 1, 1, 1, 1, 1, ConvolutionMode.Truncate);
     ConvolutionPatches patches = geometry.patches();
     int n = 4;
     INDArray nchw = randomInput(geometry, n, 31);
@@ -70,10 +67,8 @@ class ConvolutionUnfoldTest {
   /** Width dilation and double precision go to the ND4J copies, which still give the definition's patches. */
   @Test
   void widthDilationAndDoubleUseTheViews() {
-    Geometry dilated = new Geometry(2, 9, 10, new int[] {2, 3}, new int[] {1, 2}, new int[] {2, 2},
-        new int[] {1, 1}, ConvolutionMode.Truncate);
-    Geometry plain = new Geometry(3, 7, 7, new int[] {3, 3}, new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 1},
-        ConvolutionMode.Truncate);
+    Geometry dilated = g(2, 9, 10, 2, 3, 1, 2, 2, 2, 1, 1, ConvolutionMode.Truncate);
+    Geometry plain = g(3, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, ConvolutionMode.Truncate);
     for (Geometry geometry : new Geometry[] {dilated, plain}) {
       ConvolutionPatches patches = geometry.patches();
       int n = 2;
@@ -93,25 +88,13 @@ class ConvolutionUnfoldTest {
    */
   @Test
   void windowOrderPermutesTheRows() {
-    for (Geometry geometry : new Geometry[] {
-        new Geometry(16, 12, 12, new int[] {5, 5}, new int[] {1, 1}, new int[] {1, 1}, new int[] {0, 0},
-            ConvolutionMode.Truncate),
-        new Geometry(3, 13, 12, new int[] {3, 3}, new int[] {1, 1}, new int[] {1, 1}, new int[] {1, 0},
-            ConvolutionMode.Truncate)}) {    // 13×10 outputs: a row below the last window
+    for (Geometry geometry : new Geometry[] {g(16, 12, 12, 5, 5, 1, 1, 1, 1, 0, 0, ConvolutionMode.Truncate),
+        g(3, 13, 12, 3, 3, 1, 1, 1, 1, 1, 0, ConvolutionMode.Truncate)}) {    // 13×10 outputs: a row in no window
       ConvolutionPatches patches = geometry.patches();
       int n = 2;
       INDArray nchw = randomInput(geometry, n, 29);
-      SubsamplingLayer pooling = new SubsamplingLayer.Builder(PoolingType.MAX).kernelSize(2, 2).stride(2, 2).build();
-      ConvolutionLayer conv = new ConvolutionLayer.Builder(geometry.kernel()).nOut(4).build();
-      PoolingWindows windows = PoolingWindows.of(pooling, conv, DataType.FLOAT, patches.outputHeight(),
-          patches.outputWidth());
-      assertThat(windows).isNotNull();
-      INDArray natural = definition(patches, geometry, nchw);
-      INDArray expected = natural.ulike();
-      long k = patches.patchSize();
-      windows.reorder(natural.reshape('c', n, patches.outputHeight(), patches.outputWidth(), k),
-          expected.reshape('c', n, patches.outputHeight(), patches.outputWidth(), k), false);
-      assertThat(flat(expected)).isNotEqualTo(flat(natural));
+      PoolingWindows windows = ConvolutionFoldTest.poolingWindows(geometry);
+      INDArray expected = ConvolutionFoldTest.windowOrder(definition(patches, geometry, nchw), patches, windows, n);
       INDArray java = columns(patches, geometry, n);
       assertThat(patches.unfoldFloats(nchw.permute(0, 2, 3, 1), new ReusableArrays(), windows, java)).isTrue();
       assertThat(flat(java)).isEqualTo(flat(expected));
