@@ -9,7 +9,6 @@ import org.nd4j.linalg.activations.IActivation;
 import org.nd4j.linalg.activations.impl.ActivationIdentity;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.shape.Shape;
 
 /**
  * The rule of a max-pooling {@code SubsamplingLayer} whose input is the pre-activation z of the convolution below it
@@ -101,7 +100,7 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
     n = z.size(0);
     INDArray nhwc = channelsLast ? z : z.permute(0, 2, 3, 1);
     windows = PoolingWindows.of(conf, convolution, z.dataType(), (int) nhwc.size(1), (int) nhwc.size(2));
-    if (windows != null && !(nhwc.ordering() == 'c' && Shape.hasDefaultStridesForShape(nhwc))) {
+    if (windows != null && !BufferElements.rowMajor(nhwc)) {
       throw new IllegalStateException("the fused convolution must hand over its channels-last output");
     }
     int c = (int) nhwc.size(3);
@@ -250,7 +249,7 @@ final class ActivatedMaxPooling implements ParameterFreeLayer {
     int rowLength = windows.width * c;
     INDArray given = channelsLast ? outputError : outputError.permute(0, 2, 3, 1);
     // Read in place when it is contiguous channels-last float memory (a convolution above hands over such a view).
-    INDArray e = given.dataType() == DataType.FLOAT && given.ordering() == 'c' && Shape.hasDefaultStridesForShape(given)
+    INDArray e = given.dataType() == DataType.FLOAT && BufferElements.rowMajor(given)
         ? given : arrays.get("errorChannelsLast", DataType.FLOAT, n, windows.outH, windows.outW, c)
             .assign(given.castTo(DataType.FLOAT));
     errors = grown(errors, (int) e.length());

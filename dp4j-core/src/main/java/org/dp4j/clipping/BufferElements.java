@@ -24,6 +24,23 @@ abstract class BufferElements {
         && a.data().underlyingLength() < Integer.MAX_VALUE;
   }
 
+  /**
+   * Whether the array's elements lie in row-major order without gaps from its offset on (what the Java kernels
+   * that read or write its buffer in one run need). ND4J's {@code Shape.hasDefaultStridesForShape} says no to some
+   * such arrays with dimensions of size 1 (e.g. [16, 24, 24, 5, 5, 1], strides [14400, 600, 25, 5, 1, 1]); the
+   * strides of size-1 dimensions do not matter here.
+   */
+  static boolean rowMajor(INDArray a) {
+    long expected = 1;
+    for (int d = a.rank() - 1; d >= 0; d--) {
+      if (a.size(d) != 1 && a.stride(d) != expected) {
+        return false;
+      }
+      expected *= a.size(d);
+    }
+    return true;
+  }
+
   static BufferElements of(INDArray a) {
     return a.dataType() == DataType.FLOAT ? new Floats(a) : new Doubles(a);
   }

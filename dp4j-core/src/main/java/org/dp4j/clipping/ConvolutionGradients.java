@@ -8,7 +8,6 @@ import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.params.ConvolutionParamInitializer;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.shape.Shape;
 
 /**
  * {@code ConvolutionLayer} (2D, NCHW or NHWC, any kernel/stride/padding/dilation and {@link ConvolutionMode} DL4J
@@ -124,7 +123,7 @@ final class ConvolutionGradients implements PerExampleLayer {
    */
   private static INDArray channelsLastBuffer(INDArray nchw) {
     INDArray nhwc = nchw.permute(0, 2, 3, 1);
-    return nhwc.ordering() == 'c' && Shape.hasDefaultStridesForShape(nhwc) ? nhwc : null;
+    return BufferElements.rowMajor(nhwc) ? nhwc : null;
   }
 
   /** [n, a, b] → [n, b, a] into the named buffer: a batch of matrix transposes, the fast way to switch layouts. */

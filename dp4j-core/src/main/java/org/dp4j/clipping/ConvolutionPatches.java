@@ -7,7 +7,6 @@ import java.util.Arrays;
 import org.deeplearning4j.nn.conf.ConvolutionMode;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.shape.Shape;
 import org.nd4j.linalg.convolution.Convolution;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.INDArrayIndex;
@@ -175,7 +174,7 @@ final class ConvolutionPatches {
           NDArrayIndex.interval(padding[1], padding[1] + in[1]), NDArrayIndex.all()).assign(channelsLast);
     }
     if (dilation[1] == 1) {
-      INDArray contiguous = source.ordering() != 'c' || !Shape.hasDefaultStridesForShape(source)
+      INDArray contiguous = !BufferElements.rowMajor(source)
           ? arrays.get("channelsLastInput", source.dataType(), source.shape()).assign(source) : source;
       INDArray rows = columns.reshape('c', n, out[0], out[1], kernel[0], (long) kernel[1] * channels);
       if (windows == null) {
@@ -222,7 +221,7 @@ final class ConvolutionPatches {
     boolean ones = columns.length() == n * p * (k + 1);
     int rowLength = ones ? k + 1 : k;
     if (!unfoldsInJava(channelsLast.dataType(), n, rowLength) || columns.dataType() != DataType.FLOAT
-        || !rowMajor(columns) || columns.data().length() >= Integer.MAX_VALUE
+        || !BufferElements.rowMajor(columns) || columns.data().length() >= Integer.MAX_VALUE
         || columns.length() != n * p * rowLength) {
       return false;
     }
@@ -283,22 +282,6 @@ final class ConvolutionPatches {
   boolean unfoldsInJava(DataType type, long n, long rowLength) {
     return type == DataType.FLOAT && dilation[1] == 1 && n * positions() * rowLength < Integer.MAX_VALUE
         && n * in[0] * in[1] * channels < Integer.MAX_VALUE;
-  }
-
-  /**
-   * Whether the array's elements lie in row-major order without gaps. ND4J's {@code Shape.hasDefaultStridesForShape}
-   * says no to some such arrays with dimensions of size 1 (e.g. [16, 24, 24, 5, 5, 1], strides
-   * [14400, 600, 25, 5, 1, 1]); the strides of size-1 dimensions do not matter here.
-   */
-  private static boolean rowMajor(INDArray a) {
-    long expected = 1;
-    for (int d = a.rank() - 1; d >= 0; d--) {
-      if (a.size(d) != 1 && a.stride(d) != expected) {
-        return false;
-      }
-      expected *= a.size(d);
-    }
-    return true;
   }
 
   /**

@@ -2,7 +2,6 @@ package org.dp4j.clipping;
 
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.api.shape.Shape;
 
 /**
  * Where each maximum of a 2-D max pooling came from, so that the backward pass is a scatter of the output error to
@@ -60,8 +59,8 @@ final class MaxPoolingWithArgmax {
     boolean channelsLastInput = c > 1 && in.stride(1) == 1;
     flat = kernel[0] == 2 && kernel[1] == 2 && stride[0] == 1 && stride[1] == 1 && dilation[0] == 1
         && dilation[1] == 1 && padding[0] == 0 && padding[1] == 0 && in.dataType() == DataType.FLOAT
-        && out.dataType() == DataType.FLOAT && !channelsLastInput && in.ordering() == 'c'
-        && Shape.hasDefaultStridesForShape(in) && out.ordering() == 'c' && Shape.hasDefaultStridesForShape(out)
+        && out.dataType() == DataType.FLOAT && !channelsLastInput && BufferElements.rowMajor(in)
+        && BufferElements.rowMajor(out)
         && (long) n * c * in.size(2) * in.size(3) < Integer.MAX_VALUE;
     if (!flat) {
       return false;
@@ -186,8 +185,7 @@ final class MaxPoolingWithArgmax {
    */
   INDArray backward(INDArray outputError) {
     INDArray inputError = logicalView("scatteredError", outputError, inputShape[2], inputShape[3]);
-    if (flat && outputError.dataType() == DataType.FLOAT && outputError.ordering() == 'c'
-        && Shape.hasDefaultStridesForShape(outputError)) {
+    if (flat && outputError.dataType() == DataType.FLOAT && BufferElements.rowMajor(outputError)) {
       return scatterFlat(outputError, inputError);
     }
     inputError.assign(0);
