@@ -127,7 +127,22 @@ final class FusedDenseClipper {
    */
   ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, ClippingMode mode,
       INDArray target, boolean accumulate) {
+    return clippedSum(features, labels, 1, clipNorm, mode, target, accumulate);
+  }
+
+  /**
+   * As {@link #clippedSum(INDArray, INDArray, double, ClippingMode, INDArray, boolean)}, with {@code views} rows per
+   * example (augmentation multiplicity, De et al. 2022): rows e·K … e·K + K − 1 are the K views of example e, whose
+   * gradient is the mean of its views' gradients, g_e = (1/K) Σ_k a_k δ_kᵀ per layer. That mean is clipped as one
+   * example's gradient, so each example still moves the sum by at most C. Its squared norm comes from the views'
+   * Gram matrices, ‖Σ_k a_k δ_kᵀ‖_F² = Σ_{k,l} (a_k·a_l)(δ_k·δ_l) (with the bias, a_k·a_l + 1), and the clipped
+   * sum is one gemm aᵀ(c' ⊙ δ) with c'_row = c_e / K for each of e's rows. The statistics returned have one norm per
+   * example, not per row. With one view this is the per-row path above.
+   */
+  ClippedGradientSum clippedSum(INDArray features, INDArray labels, int views, double clipNorm, ClippingMode mode,
+      INDArray target, boolean accumulate) {
     int n = (int) features.size(0);
+    int examples = n / views;
     ensureCapacity(n);
     for (Dense d : layers) {
       d.viewRows(n);
@@ -137,13 +152,53 @@ final class FusedDenseClipper {
     backward(labels, n);
     List<INDArray> squaredNorms = new ArrayList<>(layers.length);
     for (Dense d : layers) {
-      squaredNorms.add(rowSquaredNorms(d.delta).muli(d.inputSquaredNorms));
+      squaredNorms.add(views == 1 ? rowSquaredNorms(d.delta).muli(d.inputSquaredNorms)
+          : groupSquaredNorms(d, views, examples));
     }
-    ClipFactors factors = ClipFactors.compute(squaredNorms, n, type, mode, clipNorm);
+    ClipFactors factors = ClipFactors.compute(squaredNorms, examples, type, mode, clipNorm);
     for (int l = 0; l < layers.length; l++) {
-      writeScaledSum(layers[l], factors.scale(l), accumulate);
+      INDArray scale = factors.scale(l);
+      writeScaledSum(layers[l], views == 1 ? scale : rowScales(scale, views, examples), accumulate);
     }
     return factors.result(target, clipNorm, mode);
+  }
+
+  /** ‖Σ_k a_k δ_kᵀ‖_F² / K² of each example's K rows, as a column [examples, 1]. */
+  private INDArray groupSquaredNorms(Dense d, int views, int examples) {
+    INDArray total = Nd4j.zeros(type, examples, 1);
+    for (int k = 0; k < views; k++) {
+      INDArray ak = viewRows(d.input, k, views);
+      INDArray dk = viewRows(d.delta, k, views);
+      for (int l = k; l < views; l++) {
+        INDArray inputs = k == l ? rowSquaredNorms(ak) : rowDots(ak, viewRows(d.input, l, views));
+        if (d.bias != null) {
+          inputs.addi(1.0);
+        }
+        INDArray errors = k == l ? rowSquaredNorms(dk) : rowDots(dk, viewRows(d.delta, l, views));
+        total.addi(inputs.muli(errors).muli(k == l ? 1.0 : 2.0));
+      }
+    }
+    return total.divi((double) views * views);
+  }
+
+  /**
+   * Rows k, k + K, k + 2K, … (the k-th view of every example), as a view of [m, K, d]. (A strided row interval is
+   * refused by ND4J 1.0.0-M2.1's {@code get} for some sizes, e.g. rows 1 and 3 of four.)
+   */
+  private static INDArray viewRows(INDArray m, int k, int views) {
+    return m.reshape('c', m.size(0) / views, views, m.size(1))
+        .get(NDArrayIndex.all(), NDArrayIndex.point(k), NDArrayIndex.all());
+  }
+
+  /** a_i·b_i per row, as a column. */
+  private static INDArray rowDots(INDArray a, INDArray b) {
+    return a.mul(b).sum(1).reshape(a.size(0), 1);
+  }
+
+  /** Each example's factor c_e / K, repeated for its K rows: a column [examples·K, 1]. */
+  private INDArray rowScales(INDArray scale, int views, int examples) {
+    return Nd4j.zeros(type, examples, views).addiColumnVector(scale).divi((double) views)
+        .reshape('c', (long) examples * views, 1);
   }
 
   private void forward(INDArray features, int n) {

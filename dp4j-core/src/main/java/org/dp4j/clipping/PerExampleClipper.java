@@ -188,6 +188,33 @@ public final class PerExampleClipper {
     return run(features, labels, featureMask, labelMask, clipNorm, target, accumulate);
   }
 
+  /**
+   * Augmentation multiplicity (De et al. 2022): writes (or, with {@code accumulate}, adds) Σ_e clip_C(ḡ_e), where
+   * example e has {@code views} consecutive rows (e·K … e·K + K − 1: e.g. an image and its mirror) and ḡ_e is the
+   * mean of their gradients. Each example is clipped once, after the mean, so the sum's sensitivity to adding or
+   * removing one example is still C whatever K is; the statistics returned have one norm per example. Only the fused
+   * dense path computes it ({@link #isFused()}; its Gram-form norms need no per-example gradient).
+   *
+   * @param features K·m rows, the K views of each of m examples together
+   * @param labels one row per feature row (each example's label repeated K times)
+   * @param views K ≥ 1; 1 is {@link #clippedSum(INDArray, INDArray, INDArray, INDArray, double, INDArray, boolean)}
+   * @throws IllegalArgumentException if K &gt; 1 and the network is not a fused dense stack, or the rows are not a
+   *     multiple of K
+   */
+  public ClippedGradientSum clippedSumOfViews(INDArray features, INDArray labels, int views, double clipNorm,
+      INDArray target, boolean accumulate) {
+    checkArgument(views >= 1, "views per example must be >= 1, was %s", views);
+    if (views == 1) {
+      return run(features, labels, null, null, clipNorm, target, accumulate);
+    }
+    checkArgument(fused.isPresent(), "several views per example (augmentation multiplicity) need the fused dense "
+        + "path: a plain stack of DenseLayers ending in an OutputLayer, without dropout, layer norm or "
+        + "preprocessors");
+    checkArgument(features != null && features.size(0) % views == 0, "the %s feature rows are not a whole number "
+        + "of examples of %s views each", features == null ? null : features.size(0), views);
+    return run(features, labels, null, null, views, clipNorm, target, accumulate);
+  }
+
   private ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target,
       boolean accumulate) {
     return run(features, labels, null, null, clipNorm, target, accumulate);
@@ -195,6 +222,11 @@ public final class PerExampleClipper {
 
   private ClippedGradientSum run(INDArray features, INDArray labels, INDArray featureMask,
       INDArray labelMask, double clipNorm, INDArray target, boolean accumulate) {
+    return run(features, labels, featureMask, labelMask, 1, clipNorm, target, accumulate);
+  }
+
+  private ClippedGradientSum run(INDArray features, INDArray labels, INDArray featureMask,
+      INDArray labelMask, int views, double clipNorm, INDArray target, boolean accumulate) {
     checkArgument(clipNorm > 0 && Double.isFinite(clipNorm), "clipNorm must be finite and > 0, was %s", clipNorm);
     checkArgument(features != null && labels != null, "features and labels must not be null");
     checkArgument(features.size(0) == labels.size(0),
@@ -216,7 +248,7 @@ public final class PerExampleClipper {
       INDArray x = features.castTo(dataType());
       INDArray y = labels.castTo(dataType());
       if (fused.isPresent() && featureMask == null && labelMask == null) {
-        return fused.get().clippedSum(x, y, clipNorm, mode, target, accumulate);
+        return fused.get().clippedSum(x, y, views, clipNorm, mode, target, accumulate);
       }
       if (accumulate) {
         // DL4J's own backprop inside some layers writes into the network's gradient view, which target may be.

@@ -87,6 +87,20 @@ public final class LabelledImages {
     return scaledFloats(allIndices());
   }
 
+  /**
+   * The same records with every image mirrored left to right (pixel (r, c) becomes (r, cols − 1 − c)), same
+   * labels: the horizontal-flip view of augmentation. A new set; this one is unchanged.
+   */
+  public LabelledImages mirrored() {
+    byte[] out = new byte[pixels.length];
+    for (int start = 0; start < pixels.length; start += cols) {
+      for (int c = 0; c < cols; c++) {
+        out[start + c] = pixels[start + cols - 1 - c];
+      }
+    }
+    return new LabelledImages(out, labels, rows, cols, classes);
+  }
+
   /** Every record as a DataSet of the given type (FLOAT or DOUBLE). */
   public DataSet toDataSet(DataType type) {
     return toDataSet(allIndices(), type);

@@ -4,6 +4,7 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.dp4j.clipping.ClippedGradientSum;
+import org.dp4j.clipping.PerExampleClipper;
 import org.dp4j.noise.NoiseSource;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -68,6 +69,21 @@ public final class PrivateGradient {
     ClippedGradientSum sum = accumulated == 0
         ? model.clippedSum(features, labels, featureMasks, labelMasks, config.clipNorm(), gradient)
         : model.addClippedSum(features, labels, featureMasks, labelMasks, config.clipNorm(), gradient);
+    accumulated++;
+    return sum;
+  }
+
+  /**
+   * {@link #accumulate} for examples of {@code views} consecutive rows each, whose mean gradient is clipped once
+   * (augmentation multiplicity; {@link PerExampleClipper#clippedSumOfViews}). Only for a {@link MultiLayerNetwork}
+   * on the fused dense path.
+   */
+  public ClippedGradientSum accumulateViews(INDArray features, INDArray labels, int views) {
+    checkArgument(model instanceof MultiLayerClippable, "several views per example need a MultiLayerNetwork, "
+        + "was %s", model.model().getClass().getSimpleName());
+    PerExampleClipper clipper = ((MultiLayerClippable) model).clipper();
+    ClippedGradientSum sum = clipper.clippedSumOfViews(features, labels, views, config.clipNorm(),
+        model.gradientView(), accumulated > 0);
     accumulated++;
     return sum;
   }

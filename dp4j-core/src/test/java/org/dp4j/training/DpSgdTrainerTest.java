@@ -110,6 +110,55 @@ class DpSgdTrainerTest {
   }
 
   /**
+   * Augmentation multiplicity: with each example's two views equal, the mean of their gradients is the example's own
+   * gradient, so training on [x x] with two views per example is the run on x (same sampler and noise seeds) up to
+   * float32 rounding; a network off the fused dense path and rows of the wrong width are refused before training.
+   */
+  @Test
+  void twoEqualViewsPerExampleTrainLikeOne() {
+    DataSet data = blobs(300);
+    // Rows of a larger array (a view), as the CLI's training split is: the gathered rows must be laid out afresh.
+    INDArray larger = Nd4j.vstack(Nd4j.hstack(data.getFeatures(), data.getFeatures()), Nd4j.ones(DataType.FLOAT, 7, 20));
+    DataSet doubled = new DataSet(larger.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 300),
+        org.nd4j.linalg.indexing.NDArrayIndex.all()), data.getLabels());
+    DpSgdSetup setup = DpSgdSetup.builder().datasetSize(300).expectedBatchSize(30).epochs(3).clipNorm(0.5)
+        .noiseMultiplier(1.0).delta(1e-5).build();
+    INDArray[] params = new INDArray[2];
+    for (int views = 1; views <= 2; views++) {
+      MultiLayerNetwork net = setup.privateNetwork(mlp(10, 6, 2));
+      setup.trainer(net, IndexedData.of(views == 1 ? data : doubled)).viewsPerExample(views).physicalBatchSize(3)
+          .sampler(PoissonSampler.withRate(300, 0.1, AesCtrRandom.insecureFixedSeed(31)))
+          .insecureNoise(GaussianNoise.insecureFixedSeed(32)).build().train();
+      params[views - 1] = net.params().dup();
+    }
+    double scale = params[0].amaxNumber().doubleValue();
+    assertThat(params[1].sub(params[0]).amaxNumber().doubleValue()).isLessThanOrEqualTo(1e-4 * scale);
+    MultiLayerNetwork fresh = setup.privateNetwork(mlp(10, 6, 2));
+    assertThatThrownBy(() -> setup.trainer(fresh, IndexedData.of(data)).viewsPerExample(2)
+        .insecureNoise(GaussianNoise.insecureFixedSeed(32)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("views of the network's 10 inputs");
+    MultiLayerNetwork dropout = setup.privateNetwork(new NeuralNetConfiguration.Builder().seed(1)
+        .dataType(DataType.FLOAT).updater(new Sgd(0.5)).list()
+        .layer(new DenseLayer.Builder().nIn(10).nOut(6).dropOut(0.5).activation(Activation.RELU).build())
+        .layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(6).nOut(2)
+            .activation(Activation.SOFTMAX).build())
+        .build());
+    assertThatThrownBy(() -> setup.trainer(dropout, IndexedData.of(doubled)).viewsPerExample(2)
+        .insecureNoise(GaussianNoise.insecureFixedSeed(32)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fused dense path");
+  }
+
+  @Test
+  void viewsSideBySideBecomeConsecutiveRowsWithTheirLabel() {
+    INDArray x = Nd4j.create(new float[][] {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}});
+    INDArray y = Nd4j.create(new float[][] {{1, 0}, {0, 1}});
+    assertThat(DpSgdTrainer.viewRows(x, 3)).isEqualTo(Nd4j.create(new float[][] {{1, 2}, {3, 4}, {5, 6}, {7, 8},
+        {9, 10}, {11, 12}}));
+    assertThat(DpSgdTrainer.repeatRows(y, 3)).isEqualTo(Nd4j.create(new float[][] {{1, 0}, {1, 0}, {1, 0}, {0, 1},
+        {0, 1}, {0, 1}}));
+  }
+
+  /**
    * The trainer contract: epoch by epoch with {@link PrivateTrainer#trainEpoch()} is the same run as
    * {@link PrivateTrainer#train()} (same seeds, same parameters, same steps), the budget stop ends it, and a
    * finished trainer refuses another epoch.

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.samples.train.Accuracy;
 import org.dp4j.training.DpSgdTrainer;
@@ -77,12 +78,17 @@ final class AveragedEvaluation {
 
   /** Accuracy of the averaged parameters (of the last iterate without averaging); the last iterate's is kept. */
   double accuracy(MultiLayerNetwork net, DataSet testSet) {
-    double last = Accuracy.of(net, testSet);
+    return accuracy(net, n -> Accuracy.of(n, testSet));
+  }
+
+  /** As {@link #accuracy(MultiLayerNetwork, DataSet)}, with the accuracy measured by {@code evaluation}. */
+  double accuracy(MultiLayerNetwork net, ToDoubleFunction<MultiLayerNetwork> evaluation) {
+    double last = evaluation.applyAsDouble(net);
     if (average == null) {
       return last;
     }
     lastIterate.add(last);
-    double averaged = average.evaluate(net, () -> Accuracy.of(net, testSet));
+    double averaged = average.evaluate(net, () -> evaluation.applyAsDouble(net));
     out.printf(Locale.ROOT, "  after %d updates: accuracy %.4f with the averaged parameters, %.4f with the last "
         + "iterate%n", average.updates(), averaged, last);
     return averaged;

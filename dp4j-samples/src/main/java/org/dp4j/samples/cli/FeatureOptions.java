@@ -33,12 +33,25 @@ final class FeatureOptions {
           + "looking at the test set; the guarantee then covers the training images used).")
   Integer validation;
 
+  @Option(names = "--augment", paramLabel = "mirror",
+      description = "--features scatternet, --model linear: augmentation multiplicity (De et al. 2022) with the "
+          + "left-right mirror: each training example's gradient is the mean over the image and its mirror, "
+          + "clipped once, so the guarantee is unchanged (the mirror is computed from that example alone). "
+          + "Default: off.")
+  String augment;
+
+  @Option(names = "--test-augment", paramLabel = "mirror",
+      description = "--features scatternet: predict the class with the highest mean probability over the test "
+          + "image and its left-right mirror (post-processing of the released model: no privacy cost). "
+          + "Default: off.")
+  String testAugment;
+
   boolean requested() {
     return features != null;
   }
 
   boolean anyGiven() {
     return features != null || scales != null || angles != null || groups != null || cacheDir != null
-        || validation != null;
+        || validation != null || augment != null || testAugment != null;
   }
 }

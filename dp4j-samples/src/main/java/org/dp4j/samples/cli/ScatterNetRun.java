@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.dp4j.InvalidSettingException;
 import org.dp4j.data.LabelledImages;
 import org.dp4j.data.MnistVariant;
@@ -16,6 +17,7 @@ import org.dp4j.features.GroupNormalisation;
 import org.dp4j.features.ScatteringCache;
 import org.dp4j.features.ScatteringTransform;
 import org.dp4j.io.AtomicFiles;
+import org.dp4j.samples.train.Accuracy;
 import org.dp4j.samples.zoo.ModelZoo;
 import org.dp4j.training.IndexedData;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -48,11 +50,15 @@ final class ScatterNetRun {
   private final Path cacheDir;
   private final int validation;
   private final MnistVariant variant;
+  private final boolean mirrorTrain;
+  private final boolean mirrorTest;
   private DataSet heldOut;
 
   private ScatterNetRun(CommandLine cmd, ScatteringTransform transform, GroupNormalisation norm, boolean cnn,
-      Path cacheDir, int validation, MnistVariant variant) {
+      Path cacheDir, int validation, MnistVariant variant, boolean mirrorTrain, boolean mirrorTest) {
     this.cmd = cmd;
+    this.mirrorTrain = mirrorTrain;
+    this.mirrorTest = mirrorTest;
     this.variant = variant;
     this.transform = transform;
     this.norm = norm;
@@ -66,7 +72,7 @@ final class ScatterNetRun {
     if (!o.requested()) {
       if (o.anyGiven()) {
         throw new CommandLine.ParameterException(cmd, "--scatter-scales, --scatter-angles, --norm-groups, "
-            + "--feature-cache and --validation need --features scatternet");
+            + "--feature-cache, --validation, --augment and --test-augment need --features scatternet");
       }
       return null;
     }
@@ -114,8 +120,24 @@ final class ScatterNetRun {
     Path dir = o.cacheDir != null ? o.cacheDir
         : Path.of("").toAbsolutePath().resolve(".cache/features").resolve(variant.name().toLowerCase(Locale.ROOT)
             .replace('_', '-'));
+    boolean mirrorTrain = mirror(cmd, "--augment", o.augment);
+    boolean mirrorTest = mirror(cmd, "--test-augment", o.testAugment);
+    if (mirrorTrain && cnn) {
+      throw new CommandLine.ParameterException(cmd, "--augment mirror needs --model linear (the mean of the views' "
+          + "gradients is computed on dense stacks only)");
+    }
     return new ScatterNetRun(cmd, transform, norm, cnn, dir, o.validation != null ? o.validation : 0,
-        variant);
+        variant, mirrorTrain, mirrorTest);
+  }
+
+  private static boolean mirror(CommandLine cmd, String option, String value) {
+    if (value == null) {
+      return false;
+    }
+    if (!value.equalsIgnoreCase("mirror")) {
+      throw new CommandLine.ParameterException(cmd, option + " must be mirror, was '" + value + "'");
+    }
+    return true;
   }
 
   /**
@@ -149,20 +171,47 @@ final class ScatterNetRun {
    * {@code --validation} images, which are kept for {@link #testData}.
    */
   IndexedData trainData(LabelledImages train) {
-    DataSet all = dataSet(train, "train");
+    DataSet all = dataSet(train, "train", mirrorTrain || mirrorTest && validation > 0);
     if (validation == 0) {
-      return IndexedData.of(all);
+      return IndexedData.of(mirrorTrain ? all : firstView(all));
     }
     int n = train.size();
     if (validation >= n) {
       throw new CommandLine.ParameterException(cmd, "--validation must be below the " + n + " training images, was "
           + validation);
     }
-    heldOut = rows(all, n - validation, n);
+    heldOut = mirrorTest ? rows(all, n - validation, n) : firstView(rows(all, n - validation, n));
     cmd.getOut().printf(Locale.ROOT, "validation: training on the first %d training images; the last %d are held "
         + "out and every \"test accuracy\" below is measured on them (the test set is not evaluated)%n",
         n - validation, validation);
-    return IndexedData.of(rows(all, 0, n - validation));
+    DataSet training = rows(all, 0, n - validation);
+    return IndexedData.of(mirrorTrain ? training : firstView(training));
+  }
+
+  /** The features of the image alone: the first {@code featureCount} columns (a view) of image-and-mirror rows. */
+  private DataSet firstView(DataSet all) {
+    if (all.getFeatures().size(1) == transform.featureCount()) {
+      return all;
+    }
+    return new DataSet(all.getFeatures().get(NDArrayIndex.all(), NDArrayIndex.interval(0, transform.featureCount())),
+        all.getLabels());
+  }
+
+  /** Rows per training example: 2 (the image and its mirror) with {@code --augment mirror}, else 1. */
+  int trainViews() {
+    return mirrorTrain ? 2 : 1;
+  }
+
+  /** Test accuracy; with {@code --test-augment mirror} the mean of the probabilities over the image and its mirror. */
+  double accuracy(MultiLayerNetwork net, DataSet test) {
+    if (!mirrorTest) {
+      return Accuracy.of(net, test);
+    }
+    double both = Accuracy.ofViews(net, test, 2);
+    DataSet imagesOnly = firstView(test);
+    cmd.getOut().printf(Locale.ROOT, "  accuracy %.4f with the mirror at test time, %.4f without%n", both,
+        Accuracy.of(net, imagesOnly));
+    return both;
   }
 
   /** Rows [from, to) as views of {@code all}: no copy of the ~1 GB of features. */
@@ -177,7 +226,7 @@ final class ScatterNetRun {
       checkState(heldOut != null, "trainData must come before testData with --validation");
       return heldOut;
     }
-    return dataSet(test, "test");
+    return dataSet(test, "test", mirrorTest);
   }
 
   MultiLayerConfiguration configuration(IUpdater base, long seed) {
@@ -193,15 +242,36 @@ final class ScatterNetRun {
     r.put("scatterAngles", transform.angles());
     r.put("featureCount", transform.featureCount());
     r.put("featureNormalisation", "group normalisation per example, " + norm.groups() + " groups (no privacy cost)");
+    r.put("augmentation", mirrorTrain ? "augmentation multiplicity: each example's gradient is the mean over the "
+        + "image and its left-right mirror, clipped once (sensitivity C, no privacy cost)" : "none");
+    r.put("testAugmentation", mirrorTest ? "prediction = highest mean probability over the test image and its "
+        + "mirror (post-processing, no privacy cost)" : "none");
     r.put("evaluatedOn", validation == 0 ? "test set" : "validation: the last " + validation
         + " training images, held out of training (testAccuracy is measured on them)");
     return r;
   }
 
-  private DataSet dataSet(LabelledImages images, String split) {
+  /**
+   * The normalised features of {@code images} ([n, d]) or, {@code withMirror}, of each image and its left-right
+   * mirror side by side ([n, 2d]), with one-hot labels.
+   */
+  private DataSet dataSet(LabelledImages images, String split, boolean withMirror) {
+    if (!withMirror) {
+      return new DataSet(features(images, split, ""), oneHot(images));
+    }
+    // Filled one view at a time, so that at most one view's features exist besides the result.
+    int d = transform.featureCount();
+    INDArray both = Nd4j.create(DataType.FLOAT, images.size(), 2L * d);
+    both.get(NDArrayIndex.all(), NDArrayIndex.interval(0, d)).assign(features(images, split, ""));
+    both.get(NDArrayIndex.all(), NDArrayIndex.interval(d, 2 * d))
+        .assign(features(images.mirrored(), split, "-mirrored"));
+    return new DataSet(both, oneHot(images));
+  }
+
+  private INDArray features(LabelledImages images, String split, String suffix) {
     PrintWriter out = cmd.getOut();
-    Path file = cacheDir.resolve(String.format(Locale.ROOT, "%s-J%d-L%d.scat", split, transform.scales(),
-        transform.angles()));
+    Path file = cacheDir.resolve(String.format(Locale.ROOT, "%s-J%d-L%d%s.scat", split, transform.scales(),
+        transform.angles(), suffix));
     long start = System.nanoTime();
     ScatteringCache.Result r;
     try {
@@ -216,11 +286,12 @@ final class ScatterNetRun {
           + AtomicFiles.reason(e));
     }
     INDArray features = norm.normaliseInPlace(r.features());
-    out.printf(Locale.ROOT, "ScatterNet J=%d L=%d features of %d %s images (%d per image): %s (%.1f s); group "
+    out.printf(Locale.ROOT, "ScatterNet J=%d L=%d features of %d %s images%s (%d per image): %s (%.1f s); group "
             + "normalisation per example, %d groups (no privacy cost)%n", transform.scales(), transform.angles(),
-        images.size(), split, transform.featureCount(), r.origin(), (System.nanoTime() - start) / 1e9, norm.groups());
+        images.size(), split, suffix.isEmpty() ? "" : ", mirrored", transform.featureCount(), r.origin(),
+        (System.nanoTime() - start) / 1e9, norm.groups());
     out.flush();
-    return new DataSet(features, oneHot(images));
+    return features;
   }
 
   private static INDArray oneHot(LabelledImages images) {

@@ -234,8 +234,10 @@ final class TrainCommand implements Callable<Integer> {
         : sequences ? MnistLstm.sequences(test.toDataSet(DataType.FLOAT)) : test.toDataSet(DataType.FLOAT);
     List<Double> accuracies = new ArrayList<>();
     ProgressDisplay progress = new ProgressDisplay(cmd.getErr(), setup.stepsPerEpoch());
+    java.util.function.ToDoubleFunction<MultiLayerNetwork> evaluation = scatter != null
+        ? n -> scatter.accuracy(n, testSet) : n -> org.dp4j.samples.train.Accuracy.of(n, testSet);
     java.util.function.Consumer<LedgerRow> epochDone = row -> {
-      double acc = averaged.accuracy(net, testSet);
+      double acc = averaged.accuracy(net, evaluation);
       accuracies.add(acc);
       progress.epochDone();
       out.println(epochLine(row, acc, k));
@@ -248,8 +250,9 @@ final class TrainCommand implements Callable<Integer> {
         ? SparkTraining.train(spark, net, data, ledger, k, progress::step, epochDone)
         : averaged.attach(setup.trainer(net, data), net)
             .physicalBatchSize(scatter != null ? scatter.physicalBatchSize() : Integer.MAX_VALUE)
+            .viewsPerExample(scatter != null ? scatter.trainViews() : 1)
             .ledger(ledger).onStep(progress::step).onEpoch(epochDone).build().train();
-    double finalAccuracy = accuracies.isEmpty() ? averaged.accuracy(net, testSet)
+    double finalAccuracy = accuracies.isEmpty() ? averaged.accuracy(net, evaluation)
         : accuracies.get(accuracies.size() - 1);
     out.println(LedgerReport.summary(ledger));
     out.printf(Locale.ROOT, "stopped: %s after %d updates; final test accuracy %.4f%n",

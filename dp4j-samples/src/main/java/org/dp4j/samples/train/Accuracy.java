@@ -32,6 +32,24 @@ public final class Accuracy {
     return of(x -> net.output(x, false), test);
   }
 
+  /**
+   * Test-time augmentation: each test row holds {@code views} inputs of the network side by side ([K·d]: an image's
+   * features and its augmented copies'), and the prediction is the class with the highest mean output over the
+   * views. With one view this is {@link #of(MultiLayerNetwork, DataSet)}.
+   */
+  public static double ofViews(MultiLayerNetwork net, DataSet test, int views) {
+    checkArgument(views >= 1, "views must be >= 1, was %s", views);
+    if (views == 1) {
+      return of(net, test);
+    }
+    return of(x -> {
+      long m = x.size(0);
+      INDArray rows = x.dup('c').reshape('c', m * views, x.size(1) / views);
+      INDArray out = net.output(rows, false);
+      return out.reshape('c', m, views, out.size(1)).mean(1);
+    }, test);
+  }
+
   /** A single-output graph's {@code outputSingle(false, features)} against the labels. */
   public static double of(ComputationGraph graph, DataSet test) {
     return of(x -> graph.outputSingle(false, x), test);

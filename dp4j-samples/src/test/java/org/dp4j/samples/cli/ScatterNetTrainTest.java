@@ -61,7 +61,42 @@ class ScatterNetTrainTest {
   }
 
   @Test
+  void mirrorViewsTrainAndEvaluateWithTheirOwnCachedFeatures(@TempDir Path dir) throws Exception {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    writeIdx(data, "train", 48);
+    writeIdx(data, "t10k", 16);
+    Path report = dir.resolve("r.json");
+    CliRun run = CliRun.of("train", "--features", "scatternet", "--model", "linear", "--data-dir", data.toString(),
+        "--feature-cache", dir.resolve("fc").toString(), "--noise-multiplier", "1", "--epochs", "1",
+        "--batch-size", "16", "--validation", "12", "--augment", "mirror", "--test-augment", "MIRROR",
+        "--report", report.toString());
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out()).contains("features of 48 train images (3969 per image): computed",
+        "features of 48 train images, mirrored (3969 per image): computed", "with the mirror at test time");
+    assertThat(dir.resolve("fc").resolve("train-J2-L8-mirrored.scat")).isRegularFile();
+    JsonNode j = new ObjectMapper().readTree(report.toFile());
+    assertThat(j.get("trainingRecords").asInt()).isEqualTo(36);
+    assertThat(j.get("augmentation").asText()).contains("mean over the image and its left-right mirror",
+        "clipped once");
+    assertThat(j.get("testAugmentation").asText()).contains("post-processing");
+    // The held-out images and their mirrors: the accuracy is still over 12 images.
+    assertThat(j.get("testAccuracy").asDouble() * 12).isCloseTo(Math.rint(j.get("testAccuracy").asDouble() * 12),
+        org.assertj.core.data.Offset.offset(1e-9));
+    CliRun test = CliRun.of("train", "--features", "scatternet", "--model", "linear", "--data-dir",
+        data.toString(), "--feature-cache", dir.resolve("fc").toString(), "--noise-multiplier", "1", "--epochs",
+        "1", "--batch-size", "16", "--test-augment", "mirror");
+    assertThat(test.status()).as(test.err()).isZero();
+    assertThat(test.out()).contains("features of 16 test images, mirrored (3969 per image): computed",
+        "train images (3969 per image): read from").doesNotContain("train images, mirrored");
+  }
+
+  @Test
   void badFeatureOptionsAreRefusedInOneLine() {
+    CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "linear", "--augment", "flip")
+        .assertRefusedNaming("--augment must be mirror, was 'flip'");
+    CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "cnn", "--augment", "mirror")
+        .assertRefusedNaming("--augment mirror needs --model linear");
+    CliRun.of("train", "--epsilon", "3", "--test-augment", "mirror").assertRefusedNaming("need --features scatternet");
     CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "mlp")
         .assertRefusedNaming("--model linear or cnn");
     CliRun.of("train", "--epsilon", "3", "--features", "sift", "--model", "linear")
