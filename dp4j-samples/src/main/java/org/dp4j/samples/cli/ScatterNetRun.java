@@ -126,6 +126,10 @@ final class ScatterNetRun {
       throw new CommandLine.ParameterException(cmd, "--augment mirror needs --model linear (the mean of the views' "
           + "gradients is computed on dense stacks only)");
     }
+    if (mirrorTrain && t.spark != null) {
+      throw new CommandLine.ParameterException(cmd, "--augment mirror is not supported with --spark yet (the "
+          + "executors clip one row per example)");
+    }
     return new ScatterNetRun(cmd, transform, norm, cnn, dir, o.validation != null ? o.validation : 0,
         variant, mirrorTrain, mirrorTest);
   }

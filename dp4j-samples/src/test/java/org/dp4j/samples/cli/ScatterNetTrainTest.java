@@ -96,6 +96,8 @@ class ScatterNetTrainTest {
         .assertRefusedNaming("--augment must be mirror, was 'flip'");
     CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "cnn", "--augment", "mirror")
         .assertRefusedNaming("--augment mirror needs --model linear");
+    CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "linear", "--augment", "mirror",
+        "--spark", "local[2]").assertRefusedNaming("not supported with --spark");
     CliRun.of("train", "--epsilon", "3", "--test-augment", "mirror").assertRefusedNaming("need --features scatternet");
     CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "mlp")
         .assertRefusedNaming("--model linear or cnn");
