@@ -37,13 +37,8 @@ class ScatterNetTrainTest {
 
   @Test
   void validationHoldsOutTheLastTrainingImagesAndEvaluatesOnThem(@TempDir Path dir) throws Exception {
-    Path data = Files.createDirectories(dir.resolve("data"));
-    writeIdx(data, "train", 48);
-    writeIdx(data, "t10k", 16);
     Path report = dir.resolve("r.json");
-    CliRun run = CliRun.of("train", "--features", "scatternet", "--model", "linear", "--data-dir", data.toString(),
-        "--feature-cache", dir.resolve("fc").toString(), "--noise-multiplier", "1", "--epochs", "1",
-        "--batch-size", "16", "--validation", "12", "--report", report.toString());
+    CliRun run = linearOnTinyData(dir, "--validation", "12", "--report", report.toString());
     assertThat(run.status()).as(run.err()).isZero();
     assertThat(run.out()).contains("training on the first 36 training images; the last 12 are held out")
         .doesNotContain("test images");
@@ -53,22 +48,15 @@ class ScatterNetTrainTest {
     // accuracy on 12 images is a multiple of 1/12
     assertThat(j.get("testAccuracy").asDouble() * 12).isCloseTo(Math.rint(j.get("testAccuracy").asDouble() * 12),
         org.assertj.core.data.Offset.offset(1e-9));
-    CliRun all = CliRun.of("train", "--features", "scatternet", "--model", "linear", "--data-dir", data.toString(),
-        "--feature-cache", dir.resolve("fc").toString(), "--noise-multiplier", "1", "--epochs", "1",
-        "--batch-size", "16", "--validation", "48");
+    CliRun all = linearOnTinyData(dir, "--validation", "48");
     assertThat(all.status()).isEqualTo(2);
     assertThat(all.err()).contains("--validation must be below the 48 training images, was 48");
   }
 
   @Test
   void mirrorViewsTrainAndEvaluateWithTheirOwnCachedFeatures(@TempDir Path dir) throws Exception {
-    Path data = Files.createDirectories(dir.resolve("data"));
-    writeIdx(data, "train", 48);
-    writeIdx(data, "t10k", 16);
     Path report = dir.resolve("r.json");
-    CliRun run = CliRun.of("train", "--features", "scatternet", "--model", "linear", "--data-dir", data.toString(),
-        "--feature-cache", dir.resolve("fc").toString(), "--noise-multiplier", "1", "--epochs", "1",
-        "--batch-size", "16", "--validation", "12", "--augment", "mirror", "--test-augment", "MIRROR",
+    CliRun run = linearOnTinyData(dir, "--validation", "12", "--augment", "mirror", "--test-augment", "MIRROR",
         "--report", report.toString());
     assertThat(run.status()).as(run.err()).isZero();
     assertThat(run.out()).contains("features of 48 train images (3969 per image): computed",
@@ -82,9 +70,7 @@ class ScatterNetTrainTest {
     // The held-out images and their mirrors: the accuracy is still over 12 images.
     assertThat(j.get("testAccuracy").asDouble() * 12).isCloseTo(Math.rint(j.get("testAccuracy").asDouble() * 12),
         org.assertj.core.data.Offset.offset(1e-9));
-    CliRun test = CliRun.of("train", "--features", "scatternet", "--model", "linear", "--data-dir",
-        data.toString(), "--feature-cache", dir.resolve("fc").toString(), "--noise-multiplier", "1", "--epochs",
-        "1", "--batch-size", "16", "--test-augment", "mirror");
+    CliRun test = linearOnTinyData(dir, "--test-augment", "mirror");
     assertThat(test.status()).as(test.err()).isZero();
     assertThat(test.out()).contains("features of 16 test images, mirrored (3969 per image): computed",
         "train images (3969 per image): read from").doesNotContain("train images, mirrored");
@@ -113,6 +99,22 @@ class ScatterNetTrainTest {
         .assertRefusedNaming("--validation must be at least 1");
     CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "linear", "--validation", "100",
         "--train-size", "5000").assertRefusedNaming("not combined with --train-size, was 100 with --train-size 5000");
+  }
+
+  /**
+   * {@code dp4j train --features scatternet --model linear} on 48 training and 16 test images written to {@code dir}
+   * (features cached in {@code dir/fc}), one epoch of batch 16 at noise multiplier 1, then {@code more}.
+   */
+  private static CliRun linearOnTinyData(Path dir, String... more) throws IOException {
+    Path data = dir.resolve("data");
+    if (!Files.isDirectory(data)) {
+      Files.createDirectories(data);
+      writeIdx(data, "train", 48);
+      writeIdx(data, "t10k", 16);
+    }
+    return CliRun.of(concat(new String[] {"train", "--features", "scatternet", "--model", "linear", "--data-dir",
+        data.toString(), "--feature-cache", dir.resolve("fc").toString(), "--noise-multiplier", "1", "--epochs",
+        "1", "--batch-size", "16"}, more));
   }
 
   private static String[] concat(String[] a, String... b) {
