@@ -78,7 +78,8 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
     checkArgument(views == 1 || step.isFused(), "several views per example (augmentation multiplicity) need the "
         + "fused dense path: a plain stack of DenseLayers ending in an OutputLayer, without dropout, layer norm or "
         + "preprocessors");
-    checkArgument(views == 1 || net.layerInputSize(0) * views == data.rows(new int[] {0}).getFeatures().size(1),
+    checkArgument(views == 1 || data.size() == 0
+        || net.layerInputSize(0) * views == data.rows(new int[] {0}).getFeatures().size(1),
         "with %s views per example each data row must hold %s views of the network's %s inputs side by side",
         views, views, net.layerInputSize(0));
     PlainSgdCheck.whyNotPlainSgd(net).ifPresent(ledger::voidHiddenState);
