@@ -118,7 +118,8 @@ class DpSgdTrainerTest {
   void twoEqualViewsPerExampleTrainLikeOne() {
     DataSet data = blobs(300);
     // Rows of a larger array (a view), as the CLI's training split is: the gathered rows must be laid out afresh.
-    INDArray larger = Nd4j.vstack(Nd4j.hstack(data.getFeatures(), data.getFeatures()), Nd4j.ones(DataType.FLOAT, 7, 20));
+    INDArray larger = Nd4j.vstack(Nd4j.hstack(data.getFeatures(), data.getFeatures()),
+        Nd4j.ones(DataType.FLOAT, 7, 20));
     DataSet doubled = new DataSet(larger.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 300),
         org.nd4j.linalg.indexing.NDArrayIndex.all()), data.getLabels());
     DpSgdSetup setup = DpSgdSetup.builder().datasetSize(300).expectedBatchSize(30).epochs(3).clipNorm(0.5)
