@@ -17,6 +17,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.lossfunctions.ILossFunction;
+import org.nd4j.linalg.ops.transforms.Transforms;
 
 /**
  * The fast path of {@link PerExampleClipper} for a plain stack of {@code DenseLayer}s ending in an
@@ -138,6 +139,11 @@ final class FusedDenseClipper {
    * Gram matrices, ‖Σ_k a_k δ_kᵀ‖_F² = Σ_{k,l} (a_k·a_l)(δ_k·δ_l) (with the bias, a_k·a_l + 1), and the clipped
    * sum is one gemm aᵀ(c' ⊙ δ) with c'_row = c_e / K for each of e's rows. The statistics returned have one norm per
    * example, not per row. With one view this is the per-row path above.
+   *
+   * <p>Views whose gradients nearly cancel make the Gram sum a difference of large terms, so with several views the
+   * norms and the clipped sum are computed in double precision, and each norm is clipped at an upper bound that adds
+   * the sum's worst-case rounding error (never below the exact norm): a float32 Gram sum could come out far too
+   * small, even negative, and the scaled views' float32 sum could then exceed C by its rounding error.
    */
   ClippedGradientSum clippedSum(INDArray features, INDArray labels, int views, double clipNorm, ClippingMode mode,
       INDArray target, boolean accumulate) {
@@ -151,39 +157,75 @@ final class FusedDenseClipper {
     forward(features, n);
     backward(labels, n);
     List<INDArray> squaredNorms = new ArrayList<>(layers.length);
-    for (Dense d : layers) {
-      squaredNorms.add(views == 1 ? rowSquaredNorms(d.delta).muli(d.inputSquaredNorms)
-          : groupSquaredNorms(d, views, examples));
+    if (views == 1) {
+      for (Dense d : layers) {
+        squaredNorms.add(rowSquaredNorms(d.delta).muli(d.inputSquaredNorms));
+      }
+      ClipFactors factors = ClipFactors.compute(squaredNorms, n, type, mode, clipNorm);
+      for (int l = 0; l < layers.length; l++) {
+        writeScaledSum(layers[l], factors.scale(l), accumulate);
+      }
+      return factors.result(target, clipNorm, mode);
+    }
+    INDArray[] inputs = new INDArray[layers.length];
+    INDArray[] deltas = new INDArray[layers.length];
+    for (int l = 0; l < layers.length; l++) {
+      inputs[l] = freshDouble(layers[l].input);
+      deltas[l] = freshDouble(layers[l].delta);
+      squaredNorms.add(groupSquaredNormBounds(inputs[l], deltas[l], layers[l].bias != null, views, examples));
     }
     ClipFactors factors = ClipFactors.compute(squaredNorms, examples, type, mode, clipNorm);
     for (int l = 0; l < layers.length; l++) {
-      INDArray scale = factors.scale(l);
-      writeScaledSum(layers[l], views == 1 ? scale : rowScales(scale, views, examples), accumulate);
+      writeScaledSumOfViews(layers[l], inputs[l], deltas[l], rowScales(factors.scale(l), views, examples),
+          accumulate);
     }
     return factors.result(target, clipNorm, mode);
   }
 
-  /** ‖Σ_k a_k δ_kᵀ‖_F² / K² of each example's K rows, as a column [examples, 1]. */
-  private INDArray groupSquaredNorms(Dense d, int views, int examples) {
-    INDArray total = Nd4j.zeros(type, examples, 1);
-    for (int k = 0; k < views; k++) {
-      INDArray ak = viewRows(d.input, k, views);
-      INDArray dk = viewRows(d.delta, k, views);
-      for (int l = k; l < views; l++) {
-        INDArray inputs = k == l ? rowSquaredNorms(ak) : rowDots(ak, viewRows(d.input, l, views));
-        if (d.bias != null) {
-          inputs.addi(1.0);
-        }
-        INDArray errors = k == l ? rowSquaredNorms(dk) : rowDots(dk, viewRows(d.delta, l, views));
-        total.addi(inputs.muli(errors).muli(k == l ? 1.0 : 2.0));
-      }
-    }
-    return total.divi((double) views * views);
+  /** A new row-major double copy (views of the buffers, or of the caller's features, are not reshaped in place). */
+  private static INDArray freshDouble(INDArray m) {
+    return Nd4j.create(DataType.DOUBLE, m.shape(), 'c').assign(m);
   }
 
   /**
-   * Rows k, k + K, k + 2K, … (the k-th view of every example), as a view of [m, K, d]. (A strided row interval is
-   * refused by ND4J 1.0.0-M2.1's {@code get} for some sizes, e.g. rows 1 and 3 of four.)
+   * An upper bound on ‖Σ_k a_k δ_kᵀ‖_F² / K² for each example's K rows, as a column [examples, 1] of the network's
+   * type. The Gram sum T = Σ_{k,l} (a_k·a_l)(δ_k·δ_l) is computed in double; its rounding error is at most
+   * (nIn + nOut + K² + 8)·u·S with u = 2⁻⁵³ and S = (Σ_k ‖a_k‖‖δ_k‖)² ≥ Σ_{k,l} |a_k·a_l||δ_k·δ_l| (Cauchy–Schwarz;
+   * Higham 2002, Sec. 3.1, for the dot products). Twice that is added to max(T, 0).
+   */
+  private INDArray groupSquaredNormBounds(INDArray a, INDArray delta, boolean bias, int views, int examples) {
+    INDArray total = Nd4j.zeros(DataType.DOUBLE, examples, 1);
+    INDArray scale = Nd4j.zeros(DataType.DOUBLE, examples, 1);
+    INDArray[] inputSq = new INDArray[views];
+    INDArray[] errorSq = new INDArray[views];
+    for (int k = 0; k < views; k++) {
+      inputSq[k] = rowSquaredNorms(viewRows(a, k, views));
+      if (bias) {
+        inputSq[k].addi(1.0);
+      }
+      errorSq[k] = rowSquaredNorms(viewRows(delta, k, views));
+      scale.addi(Transforms.sqrt(inputSq[k].mul(errorSq[k]), false));
+    }
+    for (int k = 0; k < views; k++) {
+      total.addi(inputSq[k].mul(errorSq[k]));
+      for (int l = k + 1; l < views; l++) {
+        INDArray inputDots = rowDots(viewRows(a, k, views), viewRows(a, l, views));
+        if (bias) {
+          inputDots.addi(1.0);
+        }
+        total.addi(inputDots.muli(rowDots(viewRows(delta, k, views), viewRows(delta, l, views))).muli(2.0));
+      }
+    }
+    double gamma = 2.0 * (a.size(1) + delta.size(1) + (long) views * views + 8) * 0x1p-53;
+    INDArray bound = Transforms.max(total, 0.0, false).addi(scale.muli(scale).muli(gamma));
+    // Divided by K², then (for a narrower type) rounded up by more than the cast can round it down.
+    bound.divi((double) views * views);
+    return type == DataType.DOUBLE ? bound : bound.muli(1 + 0x1p-20).castTo(type);
+  }
+
+  /**
+   * Rows k, k + K, k + 2K, … (the k-th view of every example) of a row-major array, as a view of [m, K, d]. (A
+   * strided row interval is refused by ND4J 1.0.0-M2.1's {@code get} for some sizes, e.g. rows 1 and 3 of four.)
    */
   private static INDArray viewRows(INDArray m, int k, int views) {
     return m.reshape('c', m.size(0) / views, views, m.size(1))
@@ -195,9 +237,31 @@ final class FusedDenseClipper {
     return a.mul(b).sum(1).reshape(a.size(0), 1);
   }
 
-  /** Each example's factor c_e / K, repeated for its K rows: a column [examples·K, 1]. */
-  private INDArray rowScales(INDArray scale, int views, int examples) {
-    return Nd4j.zeros(type, examples, views).addiColumnVector(scale).divi((double) views)
+  /** Σ_rows c'_row a_row δ_rowᵀ (and Σ c'_row δ_row for the bias) in double, written or added into the target. */
+  private static void writeScaledSumOfViews(Dense d, INDArray input, INDArray delta, INDArray rowScale,
+      boolean accumulate) {
+    INDArray scaledDelta = delta.muliColumnVector(rowScale);
+    INDArray weights = Nd4j.create(DataType.DOUBLE, new long[] {d.nIn, d.nOut}, 'f');
+    Nd4j.gemm(input, scaledDelta, weights, true, false, 1.0, 0.0);
+    addOrAssign(d.weightGradient, weights, accumulate);
+    if (d.bias != null) {
+      addOrAssign(d.biasGradient, scaledDelta.sum(0), accumulate);
+    }
+  }
+
+  private static void addOrAssign(INDArray target, INDArray value, boolean accumulate) {
+    INDArray cast = value.castTo(target.dataType()).reshape(target.shape());
+    if (accumulate) {
+      target.addi(cast);
+    } else {
+      target.assign(cast);
+    }
+  }
+
+  /** Each example's factor c_e / K, repeated for its K rows: a column [examples·K, 1] in double. */
+  private static INDArray rowScales(INDArray scale, int views, int examples) {
+    return Nd4j.zeros(DataType.DOUBLE, examples, views).addiColumnVector(scale.castTo(DataType.DOUBLE))
+        .divi((double) views)
         .reshape('c', (long) examples * views, 1);
   }
 

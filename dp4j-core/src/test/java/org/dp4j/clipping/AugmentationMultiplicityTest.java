@@ -115,6 +115,49 @@ class AugmentationMultiplicityTest {
     }
   }
 
+  /**
+   * Views whose gradients nearly cancel (x and −x + p with ‖x‖ ≈ 3·10⁴, float32): the mean is small, the Gram sum a
+   * difference of terms ≈ 10⁹ times larger. In float32 it came out negative (NaN norms) or too small (a clipped term
+   * of norm 1.2–4.9 C); the double sum with its rounding bound keeps every example's term within C.
+   */
+  @Test
+  void nearlyCancellingViewsInFloat32StayWithinC() {
+    MultiLayerNetwork net = TinyNetworks.init(new org.deeplearning4j.nn.conf.NeuralNetConfiguration.Builder().seed(3)
+        .dataType(DataType.FLOAT).updater(new Sgd(0.1)).weightInit(org.deeplearning4j.nn.weights.WeightInit.ZERO)
+        .list().layer(new org.deeplearning4j.nn.conf.layers.OutputLayer.Builder(LossFunction.MCXENT).nIn(300).nOut(10)
+            .activation(Activation.SOFTMAX).hasBias(false).build()).build());
+    PerExampleClipper clipper = PerExampleClipper.of(net);
+    for (int trial = 0; trial < 100; trial++) {
+      INDArray x = TinyNetworks.features(100 + trial, 1, 300).castTo(DataType.FLOAT).muli(3000);
+      INDArray p = TinyNetworks.features(200 + trial, 1, 300).castTo(DataType.FLOAT)
+          .muli(trial % 2 == 0 ? 1e-3 : 0);
+      INDArray views = Nd4j.vstack(x, x.neg().addi(p));
+      INDArray y = Nd4j.zeros(DataType.FLOAT, 2, 10);
+      y.putScalar(0, trial % 10, 1f);
+      y.putScalar(1, trial % 10, 1f);
+      INDArray sum = Nd4j.zeros(DataType.FLOAT, 1, net.numParams());
+      ClippedGradientSum result = clipper.clippedSumOfViews(views, y, 2, 1.0, sum, false);
+      assertThat(result.perExampleNorms()[0]).as("trial %s", trial).isFinite();
+      assertThat(sum.castTo(DataType.DOUBLE).norm2Number().doubleValue()).as("trial %s", trial)
+          .isLessThanOrEqualTo(1.0 + 1e-5);
+    }
+  }
+
+  @Test
+  void anOffsetViewOfOneExampleIsReadAsItsRows() {
+    MultiLayerNetwork net = FusedDenseClipperTest.denseStack(DataType.DOUBLE, LossFunction.MCXENT,
+        Activation.SOFTMAX);
+    // Rows 3-4 and columns 1-6 of a wider array: an offset, strided view.
+    INDArray view = TinyNetworks.features(31, 5, 8).get(NDArrayIndex.interval(3, 5), NDArrayIndex.interval(1, 7));
+    INDArray y = TinyNetworks.labels(32, 2, 3, true);
+    INDArray expected = Nd4j.zeros(DataType.DOUBLE, 1, net.numParams());
+    PerExampleClipper clipper = PerExampleClipper.of(net);
+    clipper.clippedSumOfViews(view.dup('c'), y, 2, 0.2, expected, false);
+    INDArray fromView = Nd4j.zeros(DataType.DOUBLE, 1, net.numParams());
+    clipper.clippedSumOfViews(view, y, 2, 0.2, fromView, false);
+    assertThat(relativeError(fromView, expected)).isLessThanOrEqualTo(1e-12);
+  }
+
   @Test
   void oneViewIsThePerRowSumAndAccumulates() {
     MultiLayerNetwork net = FusedDenseClipperTest.denseStack(DataType.DOUBLE, LossFunction.MCXENT,

@@ -84,6 +84,8 @@ class ScatterNetTrainTest {
         .assertRefusedNaming("--augment mirror needs --model linear");
     CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "linear", "--augment", "mirror",
         "--spark", "local[2]").assertRefusedNaming("not supported with --spark");
+    CliRun.of("train", "--algorithm", "dp-mbcd", "--epsilon", "3", "--features", "scatternet", "--augment",
+        "mirror").assertRefusedNaming("not to --algorithm dp-mbcd");
     CliRun.of("train", "--epsilon", "3", "--test-augment", "mirror").assertRefusedNaming("need --features scatternet");
     CliRun.of("train", "--epsilon", "3", "--features", "scatternet", "--model", "mlp")
         .assertRefusedNaming("--model linear or cnn");

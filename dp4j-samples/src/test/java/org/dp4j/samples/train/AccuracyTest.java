@@ -34,6 +34,43 @@ class AccuracyTest {
     return new DataSet(x, y);
   }
 
+  /**
+   * Test-time views: the prediction is the argmax of the mean of the views' softmax outputs, each example's views
+   * taken from its own row (counted here one example at a time with DL4J's output), across chunks of 1000 rows.
+   */
+  @Test
+  void viewsArePredictedByTheMeanOfTheirOwnProbabilities() {
+    MultiLayerNetwork net = new MultiLayerNetwork(new NeuralNetConfiguration.Builder().seed(5)
+        .dataType(DataType.FLOAT).list().layer(new OutputLayer.Builder(LossFunctions.LossFunction.MCXENT).nIn(4)
+            .nOut(3).activation(Activation.SOFTMAX).build()).build());
+    net.init();
+    int n = 1500;
+    Nd4j.getRandom().setSeed(6);
+    INDArray x = Nd4j.randn(DataType.FLOAT, n, 8).muli(2);
+    INDArray y = Nd4j.zeros(DataType.FLOAT, n, 3);
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < n; i++) {
+      y.putScalar(i, random.nextInt(3), 1);
+    }
+    int correct = 0;
+    int correctFirstView = 0;
+    for (int i = 0; i < n; i++) {
+      INDArray first = net.output(x.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(i, i + 1),
+          org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 4)).dup());
+      INDArray second = net.output(x.get(org.nd4j.linalg.indexing.NDArrayIndex.interval(i, i + 1),
+          org.nd4j.linalg.indexing.NDArrayIndex.interval(4, 8)).dup());
+      int label = y.getRow(i).argMax().getInt(0);
+      correct += first.add(second).argMax(1).getInt(0) == label ? 1 : 0;
+      correctFirstView += first.argMax(1).getInt(0) == label ? 1 : 0;
+    }
+    DataSet test = new DataSet(x, y);
+    assertThat(Accuracy.ofViews(net, test, 2)).isEqualTo(correct / (double) n);
+    assertThat(correct).isNotEqualTo(correctFirstView);     // the second view changes some predictions
+    DataSet firstOnly = new DataSet(x.get(org.nd4j.linalg.indexing.NDArrayIndex.all(),
+        org.nd4j.linalg.indexing.NDArrayIndex.interval(0, 4)).dup(), y);
+    assertThat(Accuracy.ofViews(net, firstOnly, 1)).isEqualTo(correctFirstView / (double) n);
+  }
+
   @Test
   void countsTheArgmaxHitsAcrossChunks() {
     // a scorer that is right exactly when i % 7 == 0: over 2,500 examples (three chunks) that is ⌈2500/7⌉ = 358
