@@ -69,7 +69,7 @@ class AuditCommandTest {
     assertThat(j.get("guesses").asInt()).isEqualTo(160);
     assertThat(j.get("epsilonLowerBoundCap").asDouble()).isCloseTo(CAP_200_160, within(1e-6));
     assertThat(j.get("epsilonLowerBound").asDouble()).isLessThanOrEqualTo(j.get("epsilonLowerBoundCap").asDouble());
-    assertThat(j.get("correctGuesses").asDouble()).isGreaterThan(0.97 * 160);
+    assertThat(j.get("correctGuesses").asDouble()).isGreaterThan(0.95 * 160);
   }
 
   /** No noise: included Dirac canaries move, excluded ones do not; the bound is far above a private run's. */
@@ -84,7 +84,9 @@ class AuditCommandTest {
     assertThat(j.get("certified").asBoolean()).isFalse();
     assertThat(j.get("epsilon").isNull()).isTrue();
     assertThat(j.get("notCertifiedBecause").asText()).contains("NOT private");
-    assertThat(j.get("correctGuesses").asDouble()).isGreaterThan(0.97 * j.get("guesses").asInt());
+    // Measured over 10 runs: 99-100% of 100 guesses or 98-99% of 200 right; one CI run had 194 of 200 (97%), so the
+    // bar is 95%; a private run at epsilon 2 on the same slice had 61% and 69% right (two runs).
+    assertThat(j.get("correctGuesses").asDouble()).isGreaterThan(0.95 * j.get("guesses").asInt());
     assertThat(j.get("epsilonLowerBound").asDouble()).isGreaterThan(2.0);
   }
 
