@@ -196,18 +196,14 @@ final class FusedDenseClipper {
   private INDArray groupSquaredNormBounds(INDArray a, INDArray delta, boolean bias, int views, int examples) {
     INDArray total = Nd4j.zeros(DataType.DOUBLE, examples, 1);
     INDArray scale = Nd4j.zeros(DataType.DOUBLE, examples, 1);
-    INDArray[] inputSq = new INDArray[views];
-    INDArray[] errorSq = new INDArray[views];
     for (int k = 0; k < views; k++) {
-      inputSq[k] = rowSquaredNorms(viewRows(a, k, views));
+      INDArray inputSq = rowSquaredNorms(viewRows(a, k, views));
       if (bias) {
-        inputSq[k].addi(1.0);
+        inputSq.addi(1.0);
       }
-      errorSq[k] = rowSquaredNorms(viewRows(delta, k, views));
-      scale.addi(Transforms.sqrt(inputSq[k].mul(errorSq[k]), false));
-    }
-    for (int k = 0; k < views; k++) {
-      total.addi(inputSq[k].mul(errorSq[k]));
+      INDArray diagonal = inputSq.muli(rowSquaredNorms(viewRows(delta, k, views)));   // ‖a_k‖²‖δ_k‖², the k = l term
+      total.addi(diagonal);
+      scale.addi(Transforms.sqrt(diagonal, true));
       for (int l = k + 1; l < views; l++) {
         INDArray inputDots = rowDots(viewRows(a, k, views), viewRows(a, l, views));
         if (bias) {

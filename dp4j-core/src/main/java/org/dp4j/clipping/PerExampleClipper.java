@@ -200,19 +200,30 @@ public final class PerExampleClipper {
    * @param views K ≥ 1; 1 is {@link #clippedSum(INDArray, INDArray, INDArray, INDArray, double, INDArray, boolean)}
    * @throws IllegalArgumentException if K &gt; 1 and the network is not a fused dense stack, or the rows are not a
    *     multiple of K
+   *
+   * <p>The norms in the statistics are the upper bounds each example was clipped at (see
+   * {@code FusedDenseClipper}: exact up to rounding, never below the exact norm).
    */
   public ClippedGradientSum clippedSumOfViews(INDArray features, INDArray labels, int views, double clipNorm,
       INDArray target, boolean accumulate) {
-    checkArgument(views >= 1, "views per example must be >= 1, was %s", views);
+    requireViews(views);
     if (views == 1) {
       return run(features, labels, null, null, clipNorm, target, accumulate);
     }
-    checkArgument(fused.isPresent(), "several views per example (augmentation multiplicity) need the fused dense "
-        + "path: a plain stack of DenseLayers ending in an OutputLayer, without dropout, layer norm or "
-        + "preprocessors");
     checkArgument(features != null && features.size(0) % views == 0, "the %s feature rows are not a whole number "
         + "of examples of %s views each", features == null ? null : features.size(0), views);
     return run(features, labels, null, null, views, clipNorm, target, accumulate);
+  }
+
+  /**
+   * Refuses K views per example where {@link #clippedSumOfViews} cannot compute them (K &lt; 1, or K &gt; 1 off the
+   * fused dense path), before any training.
+   */
+  public void requireViews(int views) {
+    checkArgument(views >= 1, "views per example must be >= 1, was %s", views);
+    checkArgument(views == 1 || fused.isPresent(), "several views per example (augmentation multiplicity) need the "
+        + "fused dense path: a plain stack of DenseLayers ending in an OutputLayer, without dropout, layer norm, "
+        + "preprocessors or frozen layers");
   }
 
   private ClippedGradientSum clippedSum(INDArray features, INDArray labels, double clipNorm, INDArray target,

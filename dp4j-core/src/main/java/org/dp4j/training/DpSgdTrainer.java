@@ -14,10 +14,7 @@ import org.dp4j.accounting.ledger.StepAccountant;
 import org.dp4j.sampling.BatchSampler;
 import org.dp4j.updater.DpSgd;
 import org.dp4j.updater.DpSgdStep;
-import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
-import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * The DP-SGD training loop: per step, ask the ledger whether the update fits in the budget, draw the
@@ -75,9 +72,7 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
     DpSgd dp = step.config();
     checkArgument(sampler.plan().datasetSize() == data.size(),
         "the sampler covers %s records but the data has %s", sampler.plan().datasetSize(), data.size());
-    checkArgument(views == 1 || step.isFused(), "several views per example (augmentation multiplicity) need the "
-        + "fused dense path: a plain stack of DenseLayers ending in an OutputLayer, without dropout, layer norm or "
-        + "preprocessors");
+    step.requireViews(views);
     checkArgument(views == 1 || data.size() == 0
         || net.layerInputSize(0) * views == data.rows(new int[] {0}).getFeatures().size(1),
         "with %s views per example each data row must hold %s views of the network's %s inputs side by side",
@@ -162,28 +157,11 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
       if (views == 1) {
         step.accumulate(batch.getFeatures(), batch.getLabels());
       } else {
-        step.accumulate(viewRows(batch.getFeatures(), views), repeatRows(batch.getLabels(), views), views);
+        step.accumulate(ExampleViews.rows(batch.getFeatures(), views),
+            ExampleViews.repeatedRows(batch.getLabels(), views), views);
       }
     }
     step.step();
-  }
-
-  /** [m, K·d] (each row the K views side by side) as [m·K, d] (example e's views in rows e·K … e·K + K − 1). */
-  static INDArray viewRows(INDArray features, int views) {
-    long m = features.size(0);
-    // A view of rows gathered by IndexedData.rows (row-major); ND4J copies when the layout does not allow one.
-    return features.reshape('c', m * views, features.size(1) / views);
-  }
-
-  /** Each row of [m, c] repeated K times in place: [m·K, c]. */
-  static INDArray repeatRows(INDArray labels, int views) {
-    long m = labels.size(0);
-    long c = labels.size(1);
-    INDArray out = Nd4j.create(labels.dataType(), m, views, c);
-    for (int k = 0; k < views; k++) {
-      out.get(NDArrayIndex.all(), NDArrayIndex.point(k), NDArrayIndex.all()).assign(labels);
-    }
-    return out.reshape('c', m * views, c);
   }
 
   /** Builder; network, data, sampler, ledger and epochs are required. */
@@ -228,7 +206,8 @@ public final class DpSgdTrainer implements PrivateTrainer<TrainingResult> {
      * for a network of d inputs, e.g. an image's features and its mirror's), and each example's gradient is the
      * mean over its views, clipped once. The views must be computed from that example alone (a fixed transformation
      * of it); then adding or removing an example changes the clipped sum by at most C, as with one view, and the
-     * mechanism and its accounting are unchanged. Needs a dense stack ({@link DpSgdStep#isFused()}); default 1.
+     * mechanism and its accounting are unchanged. Needs a dense stack ({@link DpSgdStep#requireViews}); layout:
+     * {@link ExampleViews}; default 1.
      */
     public Builder viewsPerExample(int views) {
       checkArgument(views >= 1, "viewsPerExample must be >= 1, was %s", views);

@@ -1,5 +1,7 @@
 package org.dp4j.updater;
 
+import static org.dp4j.InvalidSettingException.checkArgument;
+
 import java.util.List;
 import org.deeplearning4j.nn.api.Model;
 import org.deeplearning4j.nn.graph.ComputationGraph;
@@ -54,6 +56,28 @@ public interface ClippableModel {
       INDArray[] labelMasks, double clipNorm, INDArray target) {
     target.assign(0.0);
     return addClippedSum(features, labels, featureMasks, labelMasks, clipNorm, target);
+  }
+
+  /**
+   * Refuses K views per example where {@link #clippedSumOfViews} cannot compute them; the default takes one view
+   * only (a graph's clipper has no several-view path).
+   */
+  default void requireViews(int views) {
+    checkArgument(views == 1, "several views per example (augmentation multiplicity) need a MultiLayerNetwork on "
+        + "the fused dense path, was %s with %s views", model().getClass().getSimpleName(), views);
+  }
+
+  /**
+   * Writes (or, with {@code accumulate}, adds) Σ_e clip_C(mean of example e's K gradients), example e being rows
+   * e·K … e·K + K − 1 ({@link org.dp4j.clipping.PerExampleClipper#clippedSumOfViews}); with K = 1 the per-row sum.
+   */
+  default ClippedGradientSum clippedSumOfViews(INDArray features, INDArray labels, int views, double clipNorm,
+      INDArray target, boolean accumulate) {
+    requireViews(views);
+    INDArray[] x = {features};
+    INDArray[] y = {labels};
+    return accumulate ? addClippedSum(x, y, null, null, clipNorm, target)
+        : clippedSum(x, y, null, null, clipNorm, target);
   }
 
   /** A {@link MultiLayerNetwork} whose trainable layers share one {@link DpSgd} (checked here). */

@@ -192,13 +192,18 @@ public final class DpSgdStep {
    * {@link #accumulate(INDArray, INDArray)} with augmentation multiplicity (De et al. 2022): each example has
    * {@code views} consecutive rows (an image and its augmented copies, computed from that example alone), and the
    * mean of their gradients is clipped once, so the mechanism, its sensitivity C and the accounting are those of one
-   * row per example. Needs the fused dense path ({@link #isFused()}).
+   * row per example. Needs the fused dense path ({@link #requireViews}).
    *
    * @param features K·m rows: rows e·K … e·K + K − 1 are example e's views
    * @param labels one row per feature row
    */
   public ClippedGradientSum accumulate(INDArray features, INDArray labels, int views) {
     return gradient.accumulateViews(features, labels, views);
+  }
+
+  /** Refuses K views per example where {@link #accumulate(INDArray, INDArray, int)} cannot take them. */
+  public void requireViews(int views) {
+    model.requireViews(views);
   }
 
   /** {@link #accumulate(INDArray, INDArray)} with one array per input and per output (a graph's). */

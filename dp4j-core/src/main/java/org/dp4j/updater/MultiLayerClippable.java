@@ -62,6 +62,17 @@ final class MultiLayerClippable extends BaseClippable {
     return clipper.clippedSum(features[0], labels[0], only(featureMasks), only(labelMasks), clipNorm, target, false);
   }
 
+  @Override
+  public void requireViews(int views) {
+    clipper.requireViews(views);
+  }
+
+  @Override
+  public ClippedGradientSum clippedSumOfViews(INDArray features, INDArray labels, int views, double clipNorm,
+      INDArray target, boolean accumulate) {
+    return clipper.clippedSumOfViews(features, labels, views, clipNorm, target, accumulate);
+  }
+
   private static void check(INDArray[] features, INDArray[] labels, INDArray[] featureMasks, INDArray[] labelMasks) {
     checkArgument(features.length == 1 && labels.length == 1,
         "a MultiLayerNetwork has one input and one output, got %s and %s arrays", features.length, labels.length);

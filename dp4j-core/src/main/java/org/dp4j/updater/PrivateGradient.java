@@ -4,7 +4,6 @@ import static com.google.common.base.Preconditions.checkNotNull;
 import static org.dp4j.InvalidSettingException.checkArgument;
 
 import org.dp4j.clipping.ClippedGradientSum;
-import org.dp4j.clipping.PerExampleClipper;
 import org.dp4j.noise.NoiseSource;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -75,14 +74,11 @@ public final class PrivateGradient {
 
   /**
    * {@link #accumulate} for examples of {@code views} consecutive rows each, whose mean gradient is clipped once
-   * (augmentation multiplicity; {@link PerExampleClipper#clippedSumOfViews}). Only for a {@link MultiLayerNetwork}
-   * on the fused dense path.
+   * (augmentation multiplicity; {@link ClippableModel#clippedSumOfViews}). Only for a {@code MultiLayerNetwork} on
+   * the fused dense path.
    */
   public ClippedGradientSum accumulateViews(INDArray features, INDArray labels, int views) {
-    checkArgument(model instanceof MultiLayerClippable, "several views per example need a MultiLayerNetwork, "
-        + "was %s", model.model().getClass().getSimpleName());
-    PerExampleClipper clipper = ((MultiLayerClippable) model).clipper();
-    ClippedGradientSum sum = clipper.clippedSumOfViews(features, labels, views, config.clipNorm(),
+    ClippedGradientSum sum = model.clippedSumOfViews(features, labels, views, config.clipNorm(),
         model.gradientView(), accumulated > 0);
     accumulated++;
     return sum;

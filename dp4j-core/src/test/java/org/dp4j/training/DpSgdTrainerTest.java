@@ -153,9 +153,9 @@ class DpSgdTrainerTest {
   void viewsSideBySideBecomeConsecutiveRowsWithTheirLabel() {
     INDArray x = Nd4j.create(new float[][] {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}});
     INDArray y = Nd4j.create(new float[][] {{1, 0}, {0, 1}});
-    assertThat(DpSgdTrainer.viewRows(x, 3)).isEqualTo(Nd4j.create(new float[][] {{1, 2}, {3, 4}, {5, 6}, {7, 8},
+    assertThat(ExampleViews.rows(x, 3)).isEqualTo(Nd4j.create(new float[][] {{1, 2}, {3, 4}, {5, 6}, {7, 8},
         {9, 10}, {11, 12}}));
-    assertThat(DpSgdTrainer.repeatRows(y, 3)).isEqualTo(Nd4j.create(new float[][] {{1, 0}, {1, 0}, {1, 0}, {0, 1},
+    assertThat(ExampleViews.repeatedRows(y, 3)).isEqualTo(Nd4j.create(new float[][] {{1, 0}, {1, 0}, {1, 0}, {0, 1},
         {0, 1}, {0, 1}}));
   }
 

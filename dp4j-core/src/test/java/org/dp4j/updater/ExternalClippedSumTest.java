@@ -121,6 +121,17 @@ class ExternalClippedSumTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has " + (net.numParams() + 1));
   }
 
+  /** Several views per example are a MultiLayerNetwork's (fused dense path); a graph takes one view only. */
+  @Test
+  void aGraphStepRefusesSeveralViewsPerExample() {
+    DpSgdStep step = DpSgdStep.withInsecureNoise(graph(new Sgd(LEARNING_RATE)), new RecordingNoise(14));
+    step.requireViews(1);
+    assertThatThrownBy(() -> step.requireViews(2)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("need a MultiLayerNetwork on the fused dense path");
+    assertThatThrownBy(() -> step.accumulate(TinyNetworks.features(73, 4, 6), TinyNetworks.labels(74, 4, 3, true), 2))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 views");
+  }
+
   @Test
   void aGraphStepRefusesInsecureNoiseUnlessAskedFor() {
     assertThatThrownBy(() -> DpSgdStep.of(graph(new Sgd(0.1)), new RecordingNoise(13)))

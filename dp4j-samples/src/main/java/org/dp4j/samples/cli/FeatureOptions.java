@@ -5,6 +5,10 @@ import picocli.CommandLine.Option;
 
 /** {@code dp4j train} options of fixed feature extractors (ScatterNet). */
 final class FeatureOptions {
+  /** The options that only apply to {@code --features}, for refusals. */
+  static final String DEPENDENT = "--scatter-scales, --scatter-angles, --norm-groups, --feature-cache, --validation, "
+      + "--augment and --test-augment";
+
   @Option(names = "--features", paramLabel = "scatternet",
       description = "Train on fixed features instead of pixels: scatternet = the order-2 scattering transform "
           + "(Oyallon & Mallat 2015; Kymatio's Scattering2D, as in Tramer & Boneh 2021), computed once per image "

@@ -71,8 +71,7 @@ final class ScatterNetRun {
   static ScatterNetRun requested(CommandLine cmd, FeatureOptions o, TrainCommand t) {
     if (!o.requested()) {
       if (o.anyGiven()) {
-        throw new CommandLine.ParameterException(cmd, "--scatter-scales, --scatter-angles, --norm-groups, "
-            + "--feature-cache, --validation, --augment and --test-augment need --features scatternet");
+        throw new CommandLine.ParameterException(cmd, FeatureOptions.DEPENDENT + " need --features scatternet");
       }
       return null;
     }

@@ -167,9 +167,8 @@ final class TrainCommand implements Callable<Integer> {
     AveragedEvaluation averaged = AveragedEvaluation.requested(cmd, averaging, this);
     if (algorithm == Algorithm.DP_MBCD) {
       if (featureOptions.anyGiven()) {
-        throw new CommandLine.ParameterException(cmd, "--features, --scatter-scales, --scatter-angles, "
-            + "--norm-groups, --feature-cache, --validation, --augment and --test-augment apply to DP-SGD, not to "
-            + "--algorithm dp-mbcd (it trains on pixels)");
+        throw new CommandLine.ParameterException(cmd, "--features, " + FeatureOptions.DEPENDENT + " apply to "
+            + "DP-SGD, not to --algorithm dp-mbcd (it trains on pixels)");
       }
       return new DpMbcdTrainRun(this, mbcd).run(cmd);
     }

@@ -5,6 +5,7 @@ import static com.google.common.base.Preconditions.checkArgument;
 import java.util.function.UnaryOperator;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.dp4j.training.ExampleViews;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.DataSet;
@@ -43,10 +44,8 @@ public final class Accuracy {
       return of(net, test);
     }
     return of(x -> {
-      long m = x.size(0);
-      INDArray rows = x.dup('c').reshape('c', m * views, x.size(1) / views);
-      INDArray out = net.output(rows, false);
-      return out.reshape('c', m, views, out.size(1)).mean(1);
+      INDArray out = net.output(ExampleViews.rows(x, views), false);
+      return out.reshape('c', x.size(0), views, out.size(1)).mean(1);
     }, test);
   }
 
