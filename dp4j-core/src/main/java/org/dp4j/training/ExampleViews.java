@@ -12,6 +12,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * e·K … e·K + K − 1. Used by the trainer for training batches and by evaluations that average over test-time views.
  *
  * <pre>{@code
+ * // given: INDArray features; INDArray oneHot
  * INDArray rows = ExampleViews.rows(features, 2);            // [m, 2d] -> [2m, d]
  * INDArray labels = ExampleViews.repeatedRows(oneHot, 2);    // [m, c]  -> [2m, c]
  * }</pre>
